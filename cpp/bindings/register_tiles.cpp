@@ -1,0 +1,143 @@
+// Bindings for Params and TileSet. Every argument a user can pass is checked here, so that nothing
+// reaching the engine can break its invariants (counts within kMaxCount, codes in range).
+#include <pybind11/numpy.h>
+#include <pybind11/operators.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "register.h"
+
+using namespace rummikub;
+
+void require_params(const Params& p) {
+  if (!params_ok(p)) {
+    throw py::value_error("rule parameters out of range: numbers 1.." + std::to_string(kMaxNumbers) +
+                          ", colours 1.." + std::to_string(kMaxColours) + ", copies 1.." +
+                          std::to_string(kMaxCount) + ", jokers 0.." + std::to_string(kMaxJokers) +
+                          ", min_len 2..numbers (got numbers=" + std::to_string(p.numbers) +
+                          " colours=" + std::to_string(p.colours) + " copies=" + std::to_string(p.copies) +
+                          " jokers=" + std::to_string(p.jokers) + " min_len=" + std::to_string(p.min_len) + ")");
+  }
+}
+
+void require_code(int code, const Params& p) {
+  if (!tile_ok(code, p)) throw py::value_error("tile code " + std::to_string(code) + " is not a tile of this rule set");
+}
+
+void require_fits(const TileSet& s, const Params& p, const char* what) {
+  if (!fits_rules(s, p)) {
+    throw py::value_error(std::string(what) + " holds more copies of a tile than the rule set has, or a tile it lacks");
+  }
+}
+
+namespace {
+
+// Builds a TileSet from tile codes, refusing codes out of range and counts above kMaxCount.
+TileSet from_codes(const std::vector<int>& codes) {
+  TileSet s;
+  for (int c : codes) {
+    if (c < 0 || c > kJoker) throw py::value_error("tile code " + std::to_string(c) + " out of range 0..64");
+    if (s.count(c) >= kMaxCount) throw py::value_error("a TileSet holds at most 7 copies of one tile");
+    s.add(c);
+  }
+  return s;
+}
+
+std::vector<int> to_codes(const TileSet& s) {
+  std::vector<int> out;
+  out.reserve(static_cast<size_t>(s.size()));
+  for (int code = 0; code < kCodes; ++code) {
+    for (int k = s.count(code); k > 0; --k) out.push_back(code);
+  }
+  for (int k = 0; k < s.jokers; ++k) out.push_back(kJoker);
+  return out;
+}
+
+}  // namespace
+
+void register_tiles(py::module_& m) {
+  m.attr("MAX_NUMBERS") = kMaxNumbers;
+  m.attr("MAX_COLOURS") = kMaxColours;
+  m.attr("MAX_COUNT") = kMaxCount;
+  m.attr("JOKER") = kJoker;
+
+  py::class_<Params>(m, "Params", "Tile-set parameters of a rule set, as the engine sees them.")
+      .def(py::init([](int numbers, int colours, int copies, int jokers, int min_len) {
+             Params p{numbers, colours, copies, jokers, min_len};
+             require_params(p);
+             return p;
+           }),
+           py::arg("numbers") = 13, py::arg("colours") = 4, py::arg("copies") = 2, py::arg("jokers") = 2,
+           py::arg("min_len") = 3)
+      .def_readonly("numbers", &Params::numbers)
+      .def_readonly("colours", &Params::colours)
+      .def_readonly("copies", &Params::copies)
+      .def_readonly("jokers", &Params::jokers)
+      .def_readonly("min_len", &Params::min_len)
+      .def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
+
+  py::class_<TileSet>(m, "TileSet", "A multiset of tiles: four words of packed 4-bit counts plus a joker count.")
+      .def(py::init<>())
+      .def(py::init(&from_codes), py::arg("codes"))
+      .def_static(
+          "from_counts",
+          [](py::array_t<int64_t, py::array::c_style | py::array::forcecast> counts) {
+            if (counts.ndim() != 1 || counts.shape(0) != kJoker + 1) {
+              throw py::value_error("counts must be a 1-d array of length 65 indexed by tile code");
+            }
+            auto r = counts.unchecked<1>();
+            TileSet s;
+            for (py::ssize_t i = 0; i <= kJoker; ++i) {
+              if (r(i) < 0 || r(i) > kMaxCount) {
+                throw py::value_error("count " + std::to_string(r(i)) + " at code " + std::to_string(i) +
+                                      " out of range 0..7");
+              }
+              s.add(static_cast<int>(i), static_cast<int>(r(i)));
+            }
+            return s;
+          },
+          py::arg("counts"))
+      .def("to_counts",
+           [](const TileSet& s) {
+             py::array_t<uint8_t> out(kJoker + 1);
+             auto w = out.mutable_unchecked<1>();
+             for (int i = 0; i <= kJoker; ++i) w(i) = static_cast<uint8_t>(s.count(i));
+             return out;
+           })
+      .def("codes", &to_codes, "Tile codes in canonical order (colour, then number, jokers last).")
+      .def("count", [](const TileSet& s, int code) {
+             if (code < 0 || code > kJoker) throw py::value_error("tile code out of range 0..64");
+             return s.count(code);
+           })
+      .def("size", &TileSet::size)
+      .def("value", &TileSet::value, py::arg("joker_value"))
+      .def("max_count", &TileSet::max_count)
+      .def("contains", [](const TileSet& a, const TileSet& b) { return contains(a, b); })
+      .def("sum",
+           [](const TileSet& a, const TileSet& b) {
+             if (!sum_fits(a, b)) throw py::value_error("a TileSet holds at most 7 copies of one tile");
+             return sum(a, b);
+           })
+      .def("difference",
+           [](const TileSet& a, const TileSet& b) {
+             if (!contains(a, b)) throw py::value_error("difference: the right operand is not contained in the left");
+             return difference(a, b);
+           })
+      .def("intersection", [](const TileSet& a, const TileSet& b) { return intersection(a, b); })
+      .def("fits", [](const TileSet& s, const Params& p) { return fits_rules(s, p); })
+      .def("words", [](const TileSet& s) { return py::make_tuple(s.w[0], s.w[1], s.w[2], s.w[3], s.jokers); })
+      .def("pretty", [](const TileSet& s) {
+        char buf[512];
+        return std::string(pretty(s, buf, sizeof buf));
+      })
+      .def(py::self == py::self)
+      .def(py::self != py::self)
+      .def("__hash__", [](const TileSet& s) {
+        uint64_t h = 1469598103934665603ULL;
+        for (uint64_t x : s.w) h = (h ^ x) * 1099511628211ULL;
+        h = (h ^ static_cast<uint64_t>(s.jokers)) * 1099511628211ULL;
+        return static_cast<py::ssize_t>(h >> 1);
+      });
+}

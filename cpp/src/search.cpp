@@ -1,0 +1,1 @@
+#include "rummikub/search.h"

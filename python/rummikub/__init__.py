@@ -1,0 +1,53 @@
+"""rummikub: an exact, fast engine for the tile game Rummikub.
+
+The C++ core holds tiles as bitset multisets and finds the best play exactly; this package wraps it
+with notation, rule variants, game flow, bots and tools.
+
+>>> from rummikub import Table, TileSet
+>>> Table.parse("R5 J R7 | KBO7").tiles() == TileSet.parse("K7 B7 O7 R5 R7 J")
+True
+"""
+
+from __future__ import annotations
+
+try:
+    from . import _core
+except ImportError as exc:  # pragma: no cover - only on a broken install
+    raise ImportError(
+        "rummikub's compiled core (rummikub._core) is missing or does not load; reinstall with "
+        "`pip install .` from a source checkout, or install a wheel for this platform"
+    ) from exc
+
+from ._errors import (
+    IllegalMoveError,
+    InvalidMeldError,
+    InvalidNotationError,
+    InvalidRecordError,
+    InvalidTileError,
+    RummikubError,
+    TileCountError,
+)
+from .meld import Meld, MeldKind, Table
+from .rules import PRESETS, RuleSet
+from .tiles import JOKER, Colour, Tile, TileSet
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Colour",
+    "IllegalMoveError",
+    "InvalidMeldError",
+    "InvalidNotationError",
+    "InvalidRecordError",
+    "InvalidTileError",
+    "JOKER",
+    "Meld",
+    "MeldKind",
+    "PRESETS",
+    "RuleSet",
+    "RummikubError",
+    "Table",
+    "Tile",
+    "TileCountError",
+    "TileSet",
+]

@@ -1,0 +1,41 @@
+"""The exception hierarchy: every error a user can cause is a ``ValueError`` naming the input."""
+
+from __future__ import annotations
+
+__all__ = [
+    "RummikubError",
+    "InvalidNotationError",
+    "InvalidTileError",
+    "InvalidMeldError",
+    "TileCountError",
+    "IllegalMoveError",
+    "InvalidRecordError",
+]
+
+
+class RummikubError(ValueError):
+    """Base class of every error the library raises for bad input."""
+
+
+class InvalidNotationError(RummikubError):
+    """A string is not valid tile, set or table notation."""
+
+
+class InvalidTileError(RummikubError):
+    """A tile that does not exist in the rule set (for example ``R14`` in the standard game)."""
+
+
+class InvalidMeldError(RummikubError):
+    """Tiles that do not form a valid group or run."""
+
+
+class TileCountError(RummikubError):
+    """More copies of a tile than the rule set has, or a tile that is not where it should be."""
+
+
+class IllegalMoveError(RummikubError):
+    """A move the rules forbid; the game is left exactly as it was."""
+
+
+class InvalidRecordError(RummikubError):
+    """A game record that cannot be replayed (it breaks a rule or the tile count)."""

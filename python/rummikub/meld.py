@@ -1,0 +1,344 @@
+"""Melds (groups and runs, with jokers in their slots) and tables (lists of melds).
+
+>>> m = Meld.parse("R5 J R7")
+>>> m.kind, m.value, m.stands_for
+(<MeldKind.RUN: 'run'>, 18, (Tile.parse('R6'),))
+>>> g = Meld.parse("K7 B7 J")
+>>> sorted(map(str, g.stands_for[0]))
+['O7', 'R7']
+>>> t = Table.parse("R1-5 | KBO7")
+>>> str(t), len(t), t.value
+('R1 R2 R3 R4 R5 | K7 B7 O7', 2, 36)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Union, overload
+
+from . import _core
+from ._errors import InvalidMeldError, InvalidNotationError
+from .rules import RuleSet
+from .tiles import JOKER, Colour, Tile, TileLike, TileSet, _as_tile, parse_tokens
+
+__all__ = ["MeldKind", "Meld", "Table"]
+
+_STANDARD = RuleSet()
+_MAX_NUMBERS: int = _core.MAX_NUMBERS
+
+
+class MeldKind(str, enum.Enum):
+    """A meld is a run (consecutive numbers, one colour) or a group (one number, distinct colours)."""
+
+    RUN = "run"
+    GROUP = "group"
+
+
+JokerMeaning = Union[Tile, frozenset[Tile]]
+
+
+class Meld:
+    """A valid group or run, its jokers in their slots. Immutable and hashable.
+
+    For a run, ``tiles`` is in slot order and each joker stands for one tile. For a group, numbered
+    tiles come in colour order, jokers last, and each joker stands for "one of the missing colours".
+    """
+
+    __slots__ = ("_m", "_tiles")
+    _m: _core.Meld
+    _tiles: tuple[Tile, ...]
+
+    def __init__(self, tiles: Iterable[TileLike], rules: RuleSet | None = None) -> None:
+        """Reads tiles in order as a meld (jokers positional where the order allows: ``R5 J R7``).
+
+        Raises :class:`InvalidMeldError` naming the tiles and the reason when they form no meld."""
+        if isinstance(tiles, str):
+            raise InvalidNotationError(f"use Meld.parse({tiles!r}) to read notation")
+        seq = [_as_tile(t) for t in tiles]
+        rules = rules or _STANDARD
+        try:
+            core = _core.read_meld([t.code for t in seq], rules.params)
+        except ValueError as exc:
+            text = " ".join(map(str, seq)) or "(no tiles)"
+            raise InvalidMeldError(f"{text!r} is not a valid set: {exc}") from None
+        self._init(core)
+
+    def _init(self, core: _core.Meld) -> None:
+        object.__setattr__(self, "_m", core)
+        object.__setattr__(self, "_tiles", _slot_tiles(core))
+
+    @classmethod
+    def _wrap(cls, core: _core.Meld) -> Meld:
+        out = object.__new__(cls)
+        out._init(core)
+        return out
+
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Meld:
+        """Reads one meld in notation: ``R5 J R7``, ``R1-5``, ``KBO7``, ``K7 B7 J``.
+
+        >>> Meld.parse("R12 R13 R1")
+        Traceback (most recent call last):
+        ...
+        rummikub._errors.InvalidMeldError: 'R12 R13 R1' is not a valid set: a run cannot wrap from the top number back to 1
+        """
+        tiles: list[Tile] = []
+        for parsed, _token, _pos in parse_tokens(text, rules):
+            tiles.extend(parsed)
+        if not tiles:
+            raise InvalidNotationError(f"{text!r} holds no tiles")
+        try:
+            return cls(tiles, rules)
+        except InvalidMeldError as exc:
+            if " ".join(map(str, tiles)).upper() == " ".join(text.split()).upper():
+                raise
+            raise InvalidMeldError(f"{text!r} ({' '.join(map(str, tiles))}) {str(exc).split(' is ', 1)[1]}") from None
+
+    @classmethod
+    def run(cls, colour: Colour | int, start: int, length: int, jokers: Iterable[int] = (),
+            rules: RuleSet | None = None) -> Meld:
+        """The run of ``length`` tiles of ``colour`` from ``start``; ``jokers`` lists joker slots (0-based).
+
+        >>> str(Meld.run(Colour.RED, 5, 3, jokers=[1]))
+        'R5 J R7'
+        """
+        mask = 0
+        for slot in jokers:
+            if not isinstance(slot, int) or not 0 <= slot < max(length, 0) or slot >= 32:
+                raise InvalidMeldError(f"joker slot {slot!r} is outside a run of {length} tiles")
+            mask |= 1 << slot
+        return cls._make(_core.MeldKind.RUN, colour, start, length, mask, 0, rules,
+                         f"run of {length} from {start}")
+
+    @classmethod
+    def group(cls, number: int, colours: Iterable[Colour | int], jokers: int = 0,
+              rules: RuleSet | None = None) -> Meld:
+        """The group of ``number`` in ``colours``, plus ``jokers`` jokers.
+
+        >>> str(Meld.group(7, [Colour.BLACK, Colour.RED], jokers=1))
+        'K7 R7 J'
+        """
+        mask = 0
+        cols = list(colours)
+        for c in cols:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(Colour):
+                raise InvalidMeldError(f"group colour {c!r} is not a Colour")
+            if mask >> int(c) & 1:
+                raise InvalidMeldError(f"group of {number} names colour {Colour(c).letter} twice")
+            mask |= 1 << int(c)
+        if isinstance(jokers, bool) or not isinstance(jokers, int) or not 0 <= jokers <= 4:
+            raise InvalidMeldError(f"jokers must be an int in 0..4, got {jokers!r}")
+        return cls._make(_core.MeldKind.GROUP, 0, number, len(cols) + jokers, 0, mask, rules,
+                         f"group of {number}")
+
+    @classmethod
+    def _make(cls, kind: _core.MeldKind, colour: Any, number: Any, length: Any, slots: int, mask: int,
+              rules: RuleSet | None, what: str) -> Meld:
+        for name, value in (("colour", colour), ("number", number), ("length", length)):
+            if isinstance(value, bool) or not isinstance(value, int) or not -1 <= value <= 64:
+                raise InvalidMeldError(f"{what}: {name} must be a small int, got {value!r}")
+        try:
+            core = _core.make_meld(kind, int(colour), number, length, slots, mask, (rules or _STANDARD).params)
+        except (ValueError, TypeError) as exc:
+            raise InvalidMeldError(f"{what} is not a valid set: {exc}") from None
+        return cls._wrap(core)
+
+    @property
+    def kind(self) -> MeldKind:
+        """RUN or GROUP."""
+        return MeldKind.RUN if self._m.kind == _core.MeldKind.RUN else MeldKind.GROUP
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The tiles: a run in slot order; a group in colour order, jokers last."""
+        return self._tiles
+
+    @property
+    def number(self) -> int:
+        """A group's number, or a run's first number."""
+        return int(self._m.number)
+
+    @property
+    def colour(self) -> Colour | None:
+        """A run's colour (None for a group)."""
+        return Colour(self._m.colour) if self._m.kind == _core.MeldKind.RUN else None
+
+    @property
+    def value(self) -> int:
+        """The meld's value: every tile its number, every joker the number it stands for."""
+        return int(self._m.value())
+
+    @property
+    def jokers(self) -> int:
+        """The number of jokers in the meld."""
+        return int(self._m.jokers())
+
+    @property
+    def stands_for(self) -> tuple[JokerMeaning, ...]:
+        """What each joker stands for, in order: a tile in a run; in a group, the frozenset of the
+        missing-colour tiles it may be (one tile when only one colour is missing)."""
+        m = self._m
+        if m.kind == _core.MeldKind.RUN:
+            return tuple(Tile.from_code(m.colour * _MAX_NUMBERS + m.number - 1 + i)
+                         for i in range(m.length) if m.joker_slots >> i & 1)
+        missing = frozenset(Tile(c, m.number) for c in Colour if not m.colours >> c & 1)
+        return tuple(missing for _ in range(m.jokers()))
+
+    def tileset(self) -> TileSet:
+        """The meld's tiles as a multiset."""
+        return TileSet._wrap(self._m.tiles())
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """A canonical sort key: (kind, colour, number, length, joker slots, colours)."""
+        key: tuple[int, ...] = self._m.key()
+        return key
+
+    def __len__(self) -> int:
+        return int(self._m.length)
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self._tiles)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return self.key == other.key
+
+    def __lt__(self, other: Meld) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return self.key < other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Meld is immutable")
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self._tiles))
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_meld, (self.key,))
+
+
+def _rebuild_meld(key: tuple[int, ...]) -> Meld:
+    kind = _core.MeldKind.RUN if key[0] == 0 else _core.MeldKind.GROUP
+    loose = RuleSet().replace(numbers=_MAX_NUMBERS, min_len=2)
+    return Meld._wrap(_core.make_meld(kind, key[1], key[2], key[3], key[4], key[5], loose.params))
+
+
+def _slot_tiles(m: _core.Meld) -> tuple[Tile, ...]:
+    if m.kind == _core.MeldKind.RUN:
+        base = m.colour * _MAX_NUMBERS + m.number - 1
+        return tuple(JOKER if m.joker_slots >> i & 1 else Tile.from_code(base + i) for i in range(m.length))
+    real = [Tile(c, m.number) for c in Colour if m.colours >> c & 1]
+    return tuple(real + [JOKER] * (m.length - len(real)))
+
+
+class Table(Sequence[Meld]):
+    """The melds on the table, in order. Immutable; equality ignores the order of the melds.
+
+    ``Table.parse`` reads melds separated by ``|``; ``str()`` writes them back the same way.
+
+    >>> Table.parse("R5 J R7 | K7 B7 O7") == Table.parse("KBO7 | R5 J R7")
+    True
+    """
+
+    __slots__ = ("_melds",)
+    _melds: tuple[Meld, ...]
+
+    def __init__(self, melds: Iterable[Meld] = ()) -> None:
+        if isinstance(melds, str):
+            raise InvalidNotationError(f"use Table.parse({melds!r}) to read notation")
+        items = tuple(melds)
+        for m in items:
+            if not isinstance(m, Meld):
+                raise InvalidMeldError(f"a Table holds Meld objects, got {type(m).__name__} {m!r}")
+        object.__setattr__(self, "_melds", items)
+
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Table:
+        """Reads melds separated by ``|`` (an empty string is the empty table); with ``rules``, also checks
+        that the table holds no more copies of a tile than the rule set has.
+
+        >>> Table.parse("R1-3 || K5 B5 O5")
+        Traceback (most recent call last):
+        ...
+        rummikub._errors.InvalidNotationError: empty meld 2 in 'R1-3 || K5 B5 O5'
+        """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"expected a string, got {type(text).__name__} {text!r}")
+        if not text.strip():
+            return cls()
+        melds = []
+        for i, piece in enumerate(text.split("|"), start=1):
+            if not piece.strip():
+                raise InvalidNotationError(f"empty meld {i} in {text!r}")
+            try:
+                melds.append(Meld.parse(piece, rules))
+            except InvalidMeldError as exc:
+                raise InvalidMeldError(f"meld {i} of {text!r}: {exc}") from None
+        table = cls(melds)
+        if rules is not None:
+            table.tiles().check(rules, what=f"table {text!r}")
+        return table
+
+    def tiles(self) -> TileSet:
+        """Every tile on the table, as a multiset."""
+        out = TileSet()
+        for m in self._melds:
+            out = out | m.tileset()
+        return out
+
+    @property
+    def value(self) -> int:
+        """The sum of the melds' values."""
+        return sum(m.value for m in self._melds)
+
+    def canonical(self) -> Table:
+        """The same table with its melds in canonical order."""
+        return Table(sorted(self._melds))
+
+    @overload
+    def __getitem__(self, index: int) -> Meld: ...
+    @overload
+    def __getitem__(self, index: slice) -> Table: ...
+    def __getitem__(self, index: int | slice) -> Meld | Table:
+        if isinstance(index, slice):
+            return Table(self._melds[index])
+        return self._melds[index]
+
+    def __len__(self) -> int:
+        return len(self._melds)
+
+    def __iter__(self) -> Iterator[Meld]:
+        return iter(self._melds)
+
+    def __add__(self, other: Table | Iterable[Meld]) -> Table:
+        return Table(self._melds + tuple(other))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Table):
+            return NotImplemented
+        return sorted(self._melds) == sorted(other._melds)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._melds)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Table is immutable")
+
+    def __str__(self) -> str:
+        return " | ".join(map(str, self._melds))
+
+    def __repr__(self) -> str:
+        return f"Table.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Table, (self._melds,))

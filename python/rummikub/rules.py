@@ -1,0 +1,180 @@
+"""Rule sets: the tile-set parameters and every rule variant, with the presets of RULES.md.
+
+A :class:`RuleSet` is a frozen dataclass; ``RuleSet.preset(name)`` gives a preset and
+``.replace(**changes)`` overrides any variant on top of it.
+
+========================== ============ ========= ============== =========== ======= =========
+preset                     tiles        joker in  extend after   joker       turn    match
+                                        opening   opening        retrieval   seconds winner
+========================== ============ ========= ============== =========== ======= =========
+``classic`` (2019 manual)  106          yes       no             replace     60      game_wins
+``pressman-2015``          106          yes       no             replace     off     game_wins
+``digital`` (casual)       106          yes       yes            free        off     game_wins
+``sabra``                  106          no        yes            replace_    off     points
+                                                                 from_rack
+``large`` (160 tiles)      160          yes       no             replace     off     game_wins
+``standard``               106          as ``pressman-2015`` (the 106-tile game, untimed)
+========================== ============ ========= ============== =========== ======= =========
+
+The variants (fields), with their defaults:
+
+=============================== ============= ==============================================================
+field                           default       meaning
+=============================== ============= ==============================================================
+``numbers``                     13            tiles are numbered 1..numbers
+``colours``                     4             colours K, B, O, R (the first ``colours`` of them)
+``copies``                      2             copies of each numbered tile (3 in the 160-tile set)
+``jokers``                      2             jokers in the set (4 in the 160-tile set)
+``rack_size``                   14            tiles dealt to each player
+``min_len``                     3             the shortest valid set
+``opening_threshold``           30            points the first play must reach (0: no opening rule)
+``joker_in_opening``            True          a joker counts (at what it stands for) in the opening
+``extend_after_opening``        False         the opening turn may also add to / rearrange the table
+``joker_retrieval``             ``replace``   ``replace``, ``replace_from_rack`` or ``free`` (RULES.md §8)
+``turn_seconds``                None          the turn clock in seconds (None: no clock)
+``timeout_draw``                1             tiles drawn when time runs out with no move started
+``failed_move_draw``            3             tiles drawn when time runs out on an unfinishable move
+``commit_valid_draft_on_timeout`` False       a legal draft is committed when time runs out
+``joker_penalty``               30            a joker left on a rack costs this much
+``first_player``                ``draw``      ``draw`` (highest tile starts) or ``rotate`` (game by game)
+``match_winner``                ``game_wins`` ``game_wins`` (ties: points) or ``points``
+``min_players``/``max_players`` 2 / 4         players allowed (2..6 with the 160-tile set)
+=============================== ============= ==============================================================
+
+Example::
+
+    >>> RuleSet.preset("large").copies
+    3
+    >>> RuleSet.preset("classic").replace(turn_seconds=None).turn_seconds is None
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from . import _core
+from ._errors import RummikubError
+
+__all__ = ["RuleSet", "PRESETS", "JokerRetrieval", "MatchWinner", "FirstPlayer"]
+
+JokerRetrieval = Literal["replace", "replace_from_rack", "free"]
+MatchWinner = Literal["game_wins", "points"]
+FirstPlayer = Literal["draw", "rotate"]
+
+_RETRIEVAL = ("replace", "replace_from_rack", "free")
+_MATCH = ("game_wins", "points")
+_FIRST = ("draw", "rotate")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every parameter and variant of a game; see the module docstring for the table."""
+
+    name: str = "standard"
+    numbers: int = 13
+    colours: int = 4
+    copies: int = 2
+    jokers: int = 2
+    rack_size: int = 14
+    min_len: int = 3
+    opening_threshold: int = 30
+    joker_in_opening: bool = True
+    extend_after_opening: bool = False
+    joker_retrieval: JokerRetrieval = "replace"
+    turn_seconds: float | None = None
+    timeout_draw: int = 1
+    failed_move_draw: int = 3
+    commit_valid_draft_on_timeout: bool = False
+    joker_penalty: int = 30
+    first_player: FirstPlayer = "draw"
+    match_winner: MatchWinner = "game_wins"
+    min_players: int = 2
+    max_players: int = 4
+
+    def __post_init__(self) -> None:
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise RummikubError(f"RuleSet {self.name!r}: {what}")
+
+        for field in ("numbers", "colours", "copies", "jokers", "rack_size", "min_len", "opening_threshold",
+                      "timeout_draw", "failed_move_draw", "joker_penalty", "min_players", "max_players"):
+            value = getattr(self, field)
+            need(isinstance(value, int) and not isinstance(value, bool), f"{field} must be an int, got {value!r}")
+        for field in ("joker_in_opening", "extend_after_opening", "commit_valid_draft_on_timeout"):
+            need(isinstance(getattr(self, field), bool), f"{field} must be a bool, got {getattr(self, field)!r}")
+        try:
+            object.__setattr__(self, "_params", _core.Params(self.numbers, self.colours, self.copies,
+                                                             self.jokers, self.min_len))
+        except ValueError as exc:
+            raise RummikubError(f"RuleSet {self.name!r}: {exc}") from None
+        need(self.rack_size >= 1, f"rack_size must be at least 1, got {self.rack_size}")
+        need(self.opening_threshold >= 0, f"opening_threshold must be >= 0, got {self.opening_threshold}")
+        need(self.joker_retrieval in _RETRIEVAL, f"joker_retrieval must be one of {_RETRIEVAL}, got {self.joker_retrieval!r}")
+        need(self.match_winner in _MATCH, f"match_winner must be one of {_MATCH}, got {self.match_winner!r}")
+        need(self.first_player in _FIRST, f"first_player must be one of {_FIRST}, got {self.first_player!r}")
+        need(self.turn_seconds is None or (isinstance(self.turn_seconds, (int, float))
+                                           and not isinstance(self.turn_seconds, bool) and self.turn_seconds > 0),
+             f"turn_seconds must be None or a positive number, got {self.turn_seconds!r}")
+        need(self.timeout_draw >= 0 and self.failed_move_draw >= 0, "penalty draws must be >= 0")
+        need(self.joker_penalty >= 0, f"joker_penalty must be >= 0, got {self.joker_penalty}")
+        need(2 <= self.min_players <= self.max_players, "need 2 <= min_players <= max_players")
+        need(self.max_players * self.rack_size < self.tile_count,
+             f"{self.max_players} racks of {self.rack_size} do not fit in {self.tile_count} tiles")
+
+    @property
+    def params(self) -> _core.Params:
+        """The tile-set parameters as the C++ core takes them."""
+        params: _core.Params = self.__dict__["_params"]
+        return params
+
+    @property
+    def tile_count(self) -> int:
+        """How many tiles the full set holds (106 in the standard game)."""
+        return self.numbers * self.colours * self.copies + self.jokers
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """The preset called ``name`` (see :data:`PRESETS`).
+
+        >>> RuleSet.preset("sabra").joker_retrieval
+        'replace_from_rack'
+        """
+        try:
+            return PRESETS[name]
+        except (KeyError, TypeError):
+            raise RummikubError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some fields changed; unknown names raise :class:`RummikubError`.
+
+        >>> RuleSet().replace(opening_threshold=0).opening_threshold
+        0
+        """
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise RummikubError(f"RuleSet has no field {', '.join(map(repr, unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (tuple((f.name, getattr(self, f.name)) for f in dataclasses.fields(self)),))
+
+
+def _rebuild(items: tuple[tuple[str, Any], ...]) -> RuleSet:
+    return RuleSet(**dict(items))
+
+
+_STANDARD = RuleSet()
+PRESETS: dict[str, RuleSet] = {
+    "standard": _STANDARD,
+    "classic": _STANDARD.replace(name="classic", turn_seconds=60),
+    "pressman-2015": _STANDARD.replace(name="pressman-2015"),
+    "digital": _STANDARD.replace(name="digital", extend_after_opening=True, joker_retrieval="free"),
+    "sabra": _STANDARD.replace(name="sabra", joker_in_opening=False, extend_after_opening=True,
+                               joker_retrieval="replace_from_rack", match_winner="points"),
+    "large": _STANDARD.replace(name="large", copies=3, jokers=4, max_players=6),
+}
+"""The presets of RULES.md §12 by name, plus ``standard`` (the untimed 106-tile game)."""
