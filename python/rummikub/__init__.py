@@ -28,6 +28,11 @@ from ._errors import (
     TileCountError,
 )
 from .meld import Meld, MeldKind, Table
+from .draft import Draft
+from .game import Game, PlayerView, TurnTimeoutError
+from .legality import Reason, check_turn
+from .match import Match
+from .scoring import Outcome, Termination, score_game
 from .rules import PRESETS, RuleSet
 from .tiles import JOKER, Colour, Tile, TileSet
 
@@ -35,6 +40,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Colour",
+    "Draft",
+    "Game",
+    "Match",
+    "Outcome",
+    "PlayerView",
+    "Reason",
+    "Termination",
+    "TurnTimeoutError",
+    "check_turn",
+    "score_game",
     "IllegalMoveError",
     "InvalidMeldError",
     "InvalidNotationError",

@@ -34,8 +34,27 @@ class TileCountError(RummikubError):
 
 
 class IllegalMoveError(RummikubError):
-    """A move the rules forbid; the game is left exactly as it was."""
+    """A move the rules forbid; the game is left exactly as it was.
+
+    ``reason`` is a stable machine-readable name of the rule that failed (``"opening_too_low"``, ...;
+    see ``rummikub.legality.Reason``); the message says it for humans, naming the offending tiles."""
+
+    def __init__(self, message: str, reason: str = "illegal_move") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.reason))
 
 
 class InvalidRecordError(RummikubError):
-    """A game record that cannot be replayed (it breaks a rule or the tile count)."""
+    """A game record that cannot be replayed (it breaks a rule or the tile count).
+
+    ``reason`` names what broke (``"tile_count"``, ``"illegal_move"``, ``"format"``, ...)."""
+
+    def __init__(self, message: str, reason: str = "invalid_record") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.reason))

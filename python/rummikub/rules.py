@@ -52,6 +52,7 @@ Example::
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -65,6 +66,7 @@ MatchWinner = Literal["game_wins", "points"]
 FirstPlayer = Literal["draw", "rotate"]
 
 _RETRIEVAL = ("replace", "replace_from_rack", "free")
+_MAX_INT = 1_000_000  # every int field; keeps values that reach the C++ core far from overflow
 _MATCH = ("game_wins", "points")
 _FIRST = ("draw", "rotate")
 
@@ -99,10 +101,12 @@ class RuleSet:
             if not ok:
                 raise RummikubError(f"RuleSet {self.name!r}: {what}")
 
+        need(isinstance(self.name, str), f"name must be a str, got {type(self.name).__name__}")
         for field in ("numbers", "colours", "copies", "jokers", "rack_size", "min_len", "opening_threshold",
                       "timeout_draw", "failed_move_draw", "joker_penalty", "min_players", "max_players"):
             value = getattr(self, field)
             need(isinstance(value, int) and not isinstance(value, bool), f"{field} must be an int, got {value!r}")
+            need(-_MAX_INT <= value <= _MAX_INT, f"{field} must be within -{_MAX_INT}..{_MAX_INT}, got {value!r}")
         for field in ("joker_in_opening", "extend_after_opening", "commit_valid_draft_on_timeout"):
             need(isinstance(getattr(self, field), bool), f"{field} must be a bool, got {getattr(self, field)!r}")
         try:
@@ -116,8 +120,9 @@ class RuleSet:
         need(self.match_winner in _MATCH, f"match_winner must be one of {_MATCH}, got {self.match_winner!r}")
         need(self.first_player in _FIRST, f"first_player must be one of {_FIRST}, got {self.first_player!r}")
         need(self.turn_seconds is None or (isinstance(self.turn_seconds, (int, float))
-                                           and not isinstance(self.turn_seconds, bool) and self.turn_seconds > 0),
-             f"turn_seconds must be None or a positive number, got {self.turn_seconds!r}")
+                                           and not isinstance(self.turn_seconds, bool)
+                                           and 0 < self.turn_seconds < math.inf),
+             f"turn_seconds must be None or a positive finite number, got {self.turn_seconds!r}")
         need(self.timeout_draw >= 0 and self.failed_move_draw >= 0, "penalty draws must be >= 0")
         need(self.joker_penalty >= 0, f"joker_penalty must be >= 0, got {self.joker_penalty}")
         need(2 <= self.min_players <= self.max_players, "need 2 <= min_players <= max_players")
@@ -158,6 +163,22 @@ class RuleSet:
         if unknown:
             raise RummikubError(f"RuleSet has no field {', '.join(map(repr, unknown))}")
         return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field by name (JSON-ready), as game records store the rules.
+
+        >>> RuleSet.from_dict(RuleSet.preset("sabra").to_dict()) == RuleSet.preset("sabra")
+        True
+        """
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RuleSet:
+        """The rule set a :meth:`to_dict` mapping describes; missing fields keep their defaults, unknown
+        names raise :class:`RummikubError`."""
+        if not isinstance(data, dict):
+            raise RummikubError(f"rules must be a mapping of field names to values, got {type(data).__name__}")
+        return cls().replace(**data)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (tuple((f.name, getattr(self, f.name)) for f in dataclasses.fields(self)),))

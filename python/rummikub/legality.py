@@ -1,0 +1,490 @@
+"""Turn legality: is ``before -> after`` a legal play for a player holding ``rack``?
+
+:func:`check_turn` is the single verdict the game uses for every committed turn, and the independent
+re-checker of the search (``docs/search-semantics.md`` is its contract, rule by rule). It never asks the
+C++ search for its verdict: meld validity and the best reading of a meld come from the core
+(:class:`~rummikub.meld.Meld`, :func:`best_value`), the rest is small exhaustive Python.
+
+>>> from rummikub import RuleSet, Table, TileSet
+>>> rules = RuleSet.preset("classic")
+>>> str(check_turn(Table(), TileSet.parse("R10 R11 R12 K1"), Table.parse("R10 R11 R12"), rules=rules, opened=False))
+'R10 R11 R12'
+>>> try:
+...     check_turn(Table(), TileSet.parse("K9 B9 O9"), Table.parse("K9 B9 O9"), rules=rules, opened=False)
+... except IllegalMoveError as exc:
+...     print(exc.reason)
+opening_too_low
+
+Refusals carry ``exc.reason``, one of the :class:`Reason` values:
+
+=================================== ===============================================================
+reason                              rule (RULES.md)
+=================================== ===============================================================
+``invalid_set``                     §2: a set is not a valid group or run (two K7 in a group, 13-1 wrap)
+``loose_tile``                      §5: a set shorter than the minimum length (a loose tile)
+``table_tile_removed``              §5: a table tile left the table (went back to a rack)
+``joker_kept``                      §8: a joker taken from the table is not on the table at the end
+``not_in_rack``                     the played tiles are not all in the player's rack
+``no_rack_tile``                    §5: no rack tile was played (rearranging alone is not a play)
+``opening_touches_table``           §6: the opening used, moved or added to table tiles
+``opening_too_low``                 §6: the opening sets are worth less than the threshold
+``joker_in_opening``                §6 ``joker_in_opening=False``: a joker in the opening
+``joker_retrieved_before_opening``  §8: a table joker left its place on the player's opening turn
+``joker_not_replaced``              §8: a joker left the table set without the exact tile replacing it
+``joker_replacement_not_from_rack`` §8 ``replace_from_rack``: the replacing tile did not come from the rack
+``freed_joker_without_rack_tiles``  §8: the freed joker's new set holds too few rack tiles
+=================================== ===============================================================
+
+The game adds ``not_your_turn``, ``game_over``, ``pool_empty`` (a draw with no pool), ``pool_not_empty``
+(a pass while tiles remain) and ``turn_timeout``; the draft adds ``invalid_edit``.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from . import _core
+from ._errors import IllegalMoveError
+from .meld import Meld, Table
+from .rules import RuleSet
+from .tiles import JOKER, Tile, TileSet
+
+__all__ = ["Reason", "check_turn", "best_value", "opening_value", "best_opening", "illegal", "check_meld"]
+
+_MAX_NUMBERS: int = _core.MAX_NUMBERS
+
+
+class Reason(str, enum.Enum):
+    """Stable names of the rules a refused move breaks (``IllegalMoveError.reason``)."""
+
+    INVALID_SET = "invalid_set"
+    LOOSE_TILE = "loose_tile"
+    TABLE_TILE_REMOVED = "table_tile_removed"
+    JOKER_KEPT = "joker_kept"
+    NOT_IN_RACK = "not_in_rack"
+    NO_RACK_TILE = "no_rack_tile"
+    OPENING_TOUCHES_TABLE = "opening_touches_table"
+    OPENING_TOO_LOW = "opening_too_low"
+    JOKER_IN_OPENING = "joker_in_opening"
+    JOKER_RETRIEVED_BEFORE_OPENING = "joker_retrieved_before_opening"
+    JOKER_NOT_REPLACED = "joker_not_replaced"
+    JOKER_REPLACEMENT_NOT_FROM_RACK = "joker_replacement_not_from_rack"
+    FREED_JOKER_WITHOUT_RACK_TILES = "freed_joker_without_rack_tiles"
+    # raised by the game, not by check_turn
+    NOT_YOUR_TURN = "not_your_turn"
+    GAME_OVER = "game_over"
+    POOL_EMPTY = "pool_empty"
+    POOL_NOT_EMPTY = "pool_not_empty"
+    TURN_TIMEOUT = "turn_timeout"
+    INVALID_EDIT = "invalid_edit"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def illegal(reason: Reason, message: str) -> IllegalMoveError:
+    """An :class:`IllegalMoveError` whose ``reason`` is ``reason.value``."""
+    return IllegalMoveError(message, reason.value)
+
+
+def best_value(tiles: TileSet, rules: RuleSet) -> int:
+    """The value of the best reading of ``tiles`` as one set (RULES.md §3), or -1 when they form none.
+
+    >>> best_value(TileSet.parse("R8 R9 J"), RuleSet())
+    27
+    """
+    return int(_core.best_meld_value(tiles._s, rules.params))
+
+
+def check_meld(meld: Meld, rules: RuleSet) -> str | None:
+    """None when ``meld`` is a valid set under ``rules`` (it may have been built under other rules), else why not."""
+    kind, colour, number, length, slots, colours = meld.key
+    try:
+        _core.make_meld(_core.MeldKind.RUN if kind == 0 else _core.MeldKind.GROUP, colour, number, length, slots,
+                        colours, rules.params)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _joker_candidates(meld: Meld) -> list[frozenset[Tile]]:
+    return [s if isinstance(s, frozenset) else frozenset((s,)) for s in meld.stands_for]
+
+
+def _fmt(tiles: Iterable[Tile]) -> str:
+    return " ".join(map(str, tiles))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The opening search: the most a multiset can score as disjoint sets (best readings), exhaustively.
+
+
+def _candidate_melds(first: Tile, counts: Counter[Tile], jokers: int, rules: RuleSet) -> list[tuple[Tile, ...]]:
+    """Every set (as a sorted tile tuple) holding ``first`` as its lowest numbered tile, drawn from ``counts``
+    (numbered tiles above ``first``) and ``jokers``."""
+    assert first.number is not None and first.colour is not None
+    colour, number = int(first.colour), first.number
+    out: set[tuple[Tile, ...]] = set()
+    # groups: first plus higher colours of the same number, plus jokers
+    higher = [Tile(c, number) for c in range(colour + 1, rules.colours) if counts[Tile(c, number)] > 0]
+    for size in range(0, len(higher) + 1):
+        for others in itertools.combinations(higher, size):
+            for j in range(0, jokers + 1):
+                n = 1 + size + j
+                if rules.min_len <= n <= rules.colours:
+                    out.add((first, *others) + (JOKER,) * j)
+    # runs: first is the lowest numbered tile; jokers may stand below it and anywhere above it
+    for below in range(0, jokers + 1):
+        start = number - below
+        if start < 1:
+            break
+        for end in range(number, rules.numbers + 1):
+            length = end - start + 1
+            if length > rules.numbers:
+                break
+            above = [Tile(colour, n) for n in range(number + 1, end + 1)]
+            missing = [t for t in above if counts[t] == 0]
+            free = jokers - below - len(missing)
+            if free < 0:
+                break
+            if length < rules.min_len:
+                continue
+            present = [t for t in above if counts[t] > 0]
+            # jokers may also stand in for present tiles (keeping the real one for another set)
+            for k in range(0, min(free, len(present)) + 1):
+                for swapped in itertools.combinations(present, k):
+                    real = [t for t in present if t not in swapped]
+                    out.add((first, *real) + (JOKER,) * (below + len(missing) + k))
+    return sorted(out)
+
+
+class _Reached(Exception):
+    """Raised inside the opening search once the target is reached."""
+
+
+class _OpeningSearch:
+    """Depth-first search over the lowest remaining numbered tile: skip it, or put it in a set with higher
+    tiles. Memoised on the remaining multiset; pruned with the remaining face value."""
+
+    def __init__(self, rules: RuleSet, target: int | None = None) -> None:
+        self.rules = rules
+        self.target = target
+        self.memo: dict[tuple[tuple[Tile, int], ...], tuple[int, tuple[tuple[Tile, ...], ...]]] = {}
+        self.values: dict[tuple[Tile, ...], int] = {}
+
+    def value(self, meld: tuple[Tile, ...]) -> int:
+        v = self.values.get(meld)
+        if v is None:
+            v = best_value(TileSet(meld), self.rules)
+            self.values[meld] = v
+        return v
+
+    def best(self, counts: Counter[Tile], jokers: int, acc: int = 0) -> tuple[int, tuple[tuple[Tile, ...], ...]]:
+        key = (*sorted((t, c) for t, c in counts.items() if c > 0), (JOKER, jokers))
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        numbered = sorted(t for t, c in counts.items() if c > 0)
+        result: tuple[int, tuple[tuple[Tile, ...], ...]] = (0, ())
+        if numbered:
+            first = numbered[0]
+            counts[first] -= 1
+            # skip one copy of `first`
+            result = self.best(counts, jokers, acc)
+            for meld in _candidate_melds(first, counts, jokers, self.rules):
+                value = self.value(meld)
+                if value < 0:
+                    continue
+                used = Counter(t for t in meld[1:] if not t.is_joker)
+                if any(counts[t] < n for t, n in used.items()):
+                    continue
+                j = sum(1 for t in meld if t.is_joker)
+                counts.subtract(used)
+                sub_value, sub_melds = self.best(counts, jokers - j, acc + value)
+                counts.update(used)
+                if value + sub_value > result[0]:
+                    result = (value + sub_value, (meld, *sub_melds))
+                    if self.target is not None and acc + result[0] >= self.target:
+                        raise _Reached(acc + result[0])
+            counts[first] += 1
+        self.memo[key] = result
+        return result
+
+
+def _useful(tiles: TileSet, rules: RuleSet) -> tuple[Counter[Tile], int]:
+    """The numbered tiles of ``tiles`` that lie in some set formable from ``tiles``, and the jokers."""
+    counts: Counter[Tile] = Counter(t for t in tiles if not t.is_joker)
+    jokers = tiles.jokers
+    while True:
+        keep: set[Tile] = set()
+        for t in counts:
+            assert t.number is not None and t.colour is not None
+            n, c = t.number, int(t.colour)
+            same = sum(1 for k in range(rules.colours) if counts[Tile(k, n)] > 0)
+            if same + jokers >= rules.min_len:
+                keep.add(t)
+                continue
+            # longest window of this colour through t, jokers filling holes
+            for start in range(max(1, n - rules.min_len + 1), n + 1):
+                end = start + rules.min_len - 1
+                if end > rules.numbers:
+                    break
+                holes = sum(1 for m in range(start, end + 1) if counts[Tile(c, m)] == 0)
+                if holes <= jokers:
+                    keep.add(t)
+                    break
+        if len(keep) == len(counts):
+            return counts, jokers
+        counts = Counter({t: counts[t] for t in keep})
+
+
+def best_opening(tiles: TileSet, rules: RuleSet) -> tuple[int, list[Meld]]:
+    """The highest total (best readings) of disjoint sets formed from ``tiles`` alone, and those sets.
+
+    An exhaustive search (memoised, fine for racks of a few dozen tiles); the game uses it for the
+    ``extend_after_opening`` opening check, where a part of the played tiles must open on its own.
+
+    >>> value, melds = best_opening(TileSet.parse("R10 R11 R12 K9 B9 O9 K1"), RuleSet())
+    >>> value, sorted(map(str, melds))
+    (60, ['K9 B9 O9', 'R10 R11 R12'])
+    """
+    counts, jokers = _useful(tiles, rules)
+    value, melds = _OpeningSearch(rules).best(counts, jokers)
+    return value, [_read_best(m, rules) for m in melds]
+
+
+def opening_value(tiles: TileSet, rules: RuleSet, target: int | None = None) -> int:
+    """The highest total of disjoint sets formable from ``tiles`` (see :func:`best_opening`); with
+    ``target``, the search may stop early and return any total of at least ``target``.
+
+    >>> opening_value(TileSet.parse("R8 R9 J R11"), RuleSet())
+    38
+    """
+    return _opening_value_cached(tiles, rules, target)
+
+
+@lru_cache(maxsize=4096)
+def _opening_value_cached(tiles: TileSet, rules: RuleSet, target: int | None) -> int:
+    counts, jokers = _useful(tiles, rules)
+    if target is not None:
+        bound = sum(t.value() * c for t, c in counts.items()) + jokers * rules.numbers
+        if bound < target:  # few tiles: the exact value is cheap and makes a better message
+            return _OpeningSearch(rules).best(counts, jokers)[0]
+    try:
+        return _OpeningSearch(rules, target).best(counts, jokers)[0]
+    except _Reached as hit:
+        return int(hit.args[0])
+
+
+def _read_best(meld: tuple[Tile, ...], rules: RuleSet) -> Meld:
+    """The meld reading of a tile multiset with the highest value."""
+    target = best_value(TileSet(meld), rules)
+    numbered = [t for t in meld if not t.is_joker]
+    j = len(meld) - len(numbered)
+    options: list[Meld] = []
+    if len({t.number for t in numbered}) == 1:
+        try:
+            options.append(Meld.group(numbered[0].number or 0, [t.colour or 0 for t in numbered], j, rules))
+        except Exception:
+            pass
+    if len({t.colour for t in numbered}) == 1:
+        lo = min(t.number or 0 for t in numbered)
+        hi = max(t.number or 0 for t in numbered)
+        length = len(meld)
+        for start in range(max(1, hi - length + 1), lo + 1):
+            have = {t.number for t in numbered}
+            slots = [i for i in range(length) if start + i not in have]
+            try:
+                options.append(Meld.run(numbered[0].colour or 0, start, length, slots, rules))
+            except Exception:
+                pass
+    options = [m for m in options if m.value == target]
+    if not options:
+        raise AssertionError(f"no reading of {_fmt(meld)} worth {target}")
+    return max(options, key=lambda m: (m.kind.value == "run", m.number))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Joker policies (RULES.md §8, search-semantics.md 3)
+
+
+def _tile_counter(melds: Iterable[Meld]) -> Counter[Tile]:
+    out: Counter[Tile] = Counter()
+    for m in melds:
+        out.update(t for t in m.tiles if not t.is_joker)
+    return out
+
+
+def _jokers_stay(table_jokers: Sequence[frozenset[Tile]], after_jokers: Sequence[frozenset[Tile]]) -> bool:
+    """True when every table joker can be matched to its own ``after`` joker standing for one of its tiles."""
+    n = len(table_jokers)
+    for perm in itertools.permutations(range(len(after_jokers)), n):
+        if all(table_jokers[i] & after_jokers[perm[i]] for i in range(n)):
+            return True
+    return False
+
+
+def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Counter[Tile]) -> bool:
+    """Can the played numbered tiles be assigned to copies in ``after`` so that meld ``m`` holds at least
+    ``demands[m]`` of them? (A meld holds at most one copy of a tile; demands are tiny, so brute force.)"""
+    todo = [(m, d) for m, d in demands.items() if d > 0]
+    left = Counter(played)
+
+    def place(k: int) -> bool:
+        if k == len(todo):
+            return True
+        m, d = todo[k]
+        eligible = [t for t in after[m].tiles if not t.is_joker and left[t] > 0]
+        for chosen in itertools.combinations(eligible, d):
+            left.subtract(chosen)
+            ok = place(k + 1)
+            left.update(chosen)
+            if ok:
+                return True
+        return False
+
+    return place(0)
+
+
+def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
+    """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3)."""
+    table_jokers = [c for m in before for c in _joker_candidates(m)]
+    if not table_jokers:
+        return
+    after_jokers = [(i, c) for i, m in enumerate(after) for c in _joker_candidates(m)]
+    r = 2 if rules.joker_retrieval == "replace_from_rack" else 1
+    after_real = _tile_counter(after)
+    played_real: Counter[Tile] = Counter(t for t in played if not t.is_joker)
+    n = len(table_jokers)
+    stage, error = -1, illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
+    tried: set[tuple[int, ...]] = set()
+    for perm in itertools.permutations(range(len(after_jokers)), n):
+        # table joker i is A joker perm[i]; the other A jokers came from the rack
+        sig = tuple(hash((after_jokers[p][0], after_jokers[p][1])) for p in perm)
+        if sig in tried:
+            continue
+        tried.add(sig)
+        retrieved = [i for i in range(n) if not (table_jokers[i] & after_jokers[perm[i]][1])]
+        if not retrieved:
+            return
+        rack_jokers = Counter(after_jokers[k][0] for k in range(len(after_jokers)) if k not in perm)
+        for choice in itertools.product(*(sorted(table_jokers[i]) for i in retrieved)):
+            need = Counter(choice)
+            short = [t for t, k in need.items() if after_real[t] < k]
+            if short:
+                if stage < 0:
+                    stage, error = 0, illegal(
+                        Reason.JOKER_NOT_REPLACED,
+                        f"a joker standing for {_fmt(sorted(need))} left its set, but no {_fmt(short)} "
+                        "took its place: a table joker may leave only when the exact tile it stands for "
+                        "replaces it (RULES.md §8)")
+                continue
+            if r == 2:
+                short = [t for t, k in need.items() if played_real[t] < k]
+                if short:
+                    if stage < 1:
+                        stage, error = 1, illegal(
+                            Reason.JOKER_REPLACEMENT_NOT_FROM_RACK,
+                            f"a joker standing for {_fmt(short)} was retrieved, but the replacing "
+                            f"{_fmt(short)} did not come from the rack (joker_retrieval=replace_from_rack)")
+                    continue
+            demands: dict[int, int] = {}
+            for i in retrieved:
+                meld_index = after_jokers[perm[i]][0]
+                demands[meld_index] = max(0, r - rack_jokers[meld_index])
+            if _rack_tiles_reach(demands, after, played_real):
+                return
+            if stage < 2:
+                where = " | ".join(str(after[m]) for m in sorted(demands))
+                stage, error = 2, illegal(
+                    Reason.FREED_JOKER_WITHOUT_RACK_TILES,
+                    f"the freed joker must be played this turn in a set holding at least {r} tile"
+                    f"{'s' if r > 1 else ''} from the rack; {where} does not (RULES.md §8)")
+    raise error
+
+
+# --------------------------------------------------------------------------------------------------------------
+
+
+def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
+    """The rack tiles ``P`` played by turning the table ``before`` into ``after``; raises
+    :class:`IllegalMoveError` (with ``reason``, see :class:`Reason`) when the turn breaks RULES.md §5-§8.
+
+    ``opened`` says whether the player had opened before this turn. The verdict follows
+    ``docs/search-semantics.md`` exactly (it is the search's independent re-checker).
+
+    >>> from rummikub import Table, TileSet, RuleSet
+    >>> str(check_turn(Table.parse("B4 B5 B6 | K8 O8 R8"), TileSet.parse("B3 B8 K2"),
+    ...                Table.parse("B3 B4 B5 B6 | K8 B8 O8 R8"), rules=RuleSet(), opened=True))
+    'B3 B8'
+    """
+    for i, meld in enumerate(after, start=1):
+        problem = check_meld(meld, rules)
+        if problem is not None:
+            reason = Reason.LOOSE_TILE if len(meld) < rules.min_len else Reason.INVALID_SET
+            raise illegal(reason, f"set {i} ({meld}) is not valid under these rules: {problem}")
+    before_tiles, after_tiles = before.tiles(), after.tiles()
+    if not before_tiles <= after_tiles:
+        missing = before_tiles - (before_tiles & after_tiles)
+        if all(t.is_joker for t in missing):
+            raise illegal(Reason.JOKER_KEPT, f"the joker{'s' if len(missing) > 1 else ''} taken from the table "
+                          "must be played again this turn; no tile leaves the table for a rack (RULES.md §5, §8)")
+        raise illegal(Reason.TABLE_TILE_REMOVED, f"{missing} left the table; no tile ever leaves the table "
+                      "for a rack (RULES.md §5)")
+    played = after_tiles - before_tiles
+    if not played <= rack:
+        extra = played - (played & rack)
+        raise illegal(Reason.NOT_IN_RACK, f"{extra} {'is' if len(extra) == 1 else 'are'} not in the rack "
+                      f"({rack or 'empty'})")
+    if not played:
+        raise illegal(Reason.NO_RACK_TILE, "a play must put at least one tile from the rack on the table; "
+                      "rearranging the table alone is not a play (RULES.md §5)")
+    if not opened and rules.opening_threshold > 0:
+        _check_opening(before, after, played, rules)
+    elif rules.joker_retrieval != "free":
+        _check_jokers(before, after, played, rules)
+    return played
+
+
+def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
+    threshold = rules.opening_threshold
+    if not rules.extend_after_opening:
+        remaining = Counter(after)
+        changed = []
+        for meld in before:
+            if remaining[meld] > 0:
+                remaining[meld] -= 1
+            else:
+                changed.append(meld)
+        if changed:
+            raise illegal(Reason.OPENING_TOUCHES_TABLE,
+                          f"before opening, a player may not use, move or add to table tiles; "
+                          f"{' | '.join(map(str, changed))} changed (RULES.md §6)")
+        if played.jokers and not rules.joker_in_opening:
+            raise illegal(Reason.JOKER_IN_OPENING, "jokers may not be used in the opening under these rules "
+                          "(joker_in_opening=False)")
+        new = list(remaining.elements())
+        total = sum(best_value(m.tileset(), rules) for m in new)
+        if total < threshold:
+            raise illegal(Reason.OPENING_TOO_LOW,
+                          f"the opening {' | '.join(map(str, new))} is worth {total}, "
+                          f"{threshold - total} short of {threshold} (RULES.md §6)")
+        return
+    own = played if rules.joker_in_opening else played - TileSet([JOKER] * played.jokers)
+    total = opening_value(own, rules, threshold)
+    if total < threshold:
+        note = "" if rules.joker_in_opening or not played.jokers else " (jokers do not count)"
+        raise illegal(Reason.OPENING_TOO_LOW,
+                      f"the played tiles {played} make sets of their own worth at most {total}{note}, "
+                      f"{threshold - total} short of {threshold} (RULES.md §6)")
+    if rules.joker_retrieval != "free":
+        table_jokers = [c for m in before for c in _joker_candidates(m)]
+        after_jokers = [c for m in after for c in _joker_candidates(m)]
+        if table_jokers and not _jokers_stay(table_jokers, after_jokers):
+            raise illegal(Reason.JOKER_RETRIEVED_BEFORE_OPENING,
+                          "a table joker left its place on the opening turn; only a player who had opened "
+                          "before this turn may retrieve a joker (RULES.md §8)")

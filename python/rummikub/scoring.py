@@ -1,0 +1,131 @@
+"""Scoring a finished game (RULES.md §10), with exact fractions for shared wins.
+
+>>> from rummikub import RuleSet, TileSet
+>>> racks = [TileSet(), TileSet.parse("K7 B4"), TileSet.parse("J"), TileSet.parse("R8 R2 O1")]
+>>> [str(s) for s in score_game(racks, 0, RuleSet())]
+['52', '-11', '-30', '-11']
+>>> racks = [TileSet.parse(r) for r in ("K10 R10", "B5", "O12", "K8")]
+>>> [str(s) for s in score_game(racks, None, RuleSet())]
+['-15', '25', '-7', '-3']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ._errors import RummikubError
+from .rules import RuleSet
+from .tiles import TileLike, TileSet
+
+__all__ = ["Termination", "Outcome", "score_game", "rack_value", "game_outcome"]
+
+
+class Termination(str, enum.Enum):
+    """How a game ended."""
+
+    RUMMIKUB = "rummikub"
+    """A player emptied their rack ("Rummikub!")."""
+    POOL_EXHAUSTED = "pool_exhausted"
+    """The pool ran out and a full round of players passed; the lowest rack total wins."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``winners`` holds one player, or several tied for the lowest rack total when the pool ran out; they
+    share the win equally (``win_share``). ``scores`` sum to zero and are exact :class:`~fractions.Fraction`.
+    """
+
+    termination: Termination
+    winners: tuple[int, ...]
+    scores: tuple[Fraction, ...]
+    rack_values: tuple[int, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or None when the win is shared."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def win_share(self, player: int) -> Fraction:
+        """The part of the game win that ``player`` gets (1, a fraction for tied winners, or 0)."""
+        return Fraction(1, len(self.winners)) if player in self.winners else Fraction(0)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form (fractions as strings like ``"25/2"``)."""
+        return {"termination": self.termination.value, "winners": list(self.winners),
+                "scores": [str(s) for s in self.scores], "rack_values": list(self.rack_values)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Outcome:
+        """The inverse of :meth:`to_dict`."""
+        winners = data["winners"]
+        scores = data["scores"]
+        values = data["rack_values"]
+        assert isinstance(winners, list) and isinstance(scores, list) and isinstance(values, list)
+        return cls(Termination(data["termination"]), tuple(int(w) for w in winners),
+                   tuple(Fraction(str(s)) for s in scores), tuple(int(v) for v in values))
+
+
+def _as_rack(rack: TileSet | Iterable[TileLike]) -> TileSet:
+    return rack if isinstance(rack, TileSet) else TileSet(rack)
+
+
+def rack_value(rack: TileSet | Iterable[TileLike], rules: RuleSet | None = None) -> int:
+    """What a rack left at the end costs: the sum of its numbers, each joker ``rules.joker_penalty`` (30).
+
+    >>> rack_value(TileSet.parse("R8 R2 J"))
+    40
+    """
+    return _as_rack(rack).value((rules or RuleSet()).joker_penalty)
+
+
+def score_game(racks: Sequence[TileSet | Iterable[TileLike]], winner: int | None,
+               rules: RuleSet | None = None) -> tuple[Fraction, ...]:
+    """Each player's score for a finished game (RULES.md §10); the scores sum to zero.
+
+    ``winner`` is the player who went out (their rack must be empty), or None when the pool ran out: then the
+    lowest rack total wins, every other player loses (own total - lowest) and the winners share the gain
+    equally, as exact fractions.
+
+    >>> [str(s) for s in score_game([TileSet.parse("K3"), TileSet.parse("B3"), TileSet.parse("O9")], None)]
+    ['3', '3', '-6']
+    """
+    values = [rack_value(r, rules) for r in racks]
+    return _scores(values, winner)[0]
+
+
+def _scores(values: Sequence[int], winner: int | None) -> tuple[tuple[Fraction, ...], tuple[int, ...]]:
+    n = len(values)
+    if n < 1:
+        raise RummikubError("score_game needs at least one rack")
+    if winner is not None:
+        if isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < n:
+            raise RummikubError(f"winner must be a player index in 0..{n - 1} or None, got {winner!r}")
+        if values[winner] != 0:
+            raise RummikubError(f"the winner (player {winner}) went out, so their rack must be empty; "
+                                f"it is worth {values[winner]}")
+        scores = [Fraction(-v) for v in values]
+        scores[winner] = Fraction(sum(values))
+        return tuple(scores), (winner,)
+    low = min(values)
+    winners = tuple(i for i, v in enumerate(values) if v == low)
+    gain = sum(v - low for v in values)
+    share = Fraction(gain, len(winners))
+    return tuple(share if v == low else Fraction(low - v) for v in values), winners
+
+
+def game_outcome(racks: Sequence[TileSet | Iterable[TileLike]], winner: int | None,
+                 rules: RuleSet | None = None) -> Outcome:
+    """The :class:`Outcome` of a game that ended with these racks (``winner`` as in :func:`score_game`).
+
+    >>> game_outcome([TileSet.parse("K3"), TileSet.parse("B3")], None).winners
+    (0, 1)
+    """
+    values = tuple(rack_value(r, rules) for r in racks)
+    scores, winners = _scores(values, winner)
+    termination = Termination.RUMMIKUB if winner is not None else Termination.POOL_EXHAUSTED
+    return Outcome(termination, winners, scores, values)
