@@ -1,1 +1,911 @@
+// The exact search (see search.h for the method and docs/search-semantics.md for the contract).
 #include "rummikub/search.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <unordered_map>
+
+namespace rummikub {
+namespace {
+
+// What fills one slot of a meld at a number: a table tile, a table joker that stays (a "virtual"
+// tile: exactly the tile it stands for, but not a numbered tile), a rack tile, a rack joker, or a free
+// table joker (retrieved, or any table joker under the `free` policy).
+enum Slot : int { kTR = 0, kVT = 1, kRR = 2, kRJ = 3, kTJ = 4, kSlots = 5 };
+
+constexpr int kMaxN = kMaxNumbers + 1;
+
+// Returns true for slots that are numbered tiles.
+inline bool slot_real(int s) { return s == kTR || s == kRR; }
+// Returns true for slots that come from the rack.
+inline bool slot_rack(int s) { return s == kRR || s == kRJ; }
+
+// How open runs are described in one programme run.
+struct Mode {
+  int L = 3;                // minimum set length
+  bool track_real = false;  // could a run be made of jokers only?
+  bool track_p = false;     // do retrieved jokers need rack tiles in their meld?
+  int r = 0;                // rack tiles such a meld needs
+  uint32_t id() const {
+    return static_cast<uint32_t>(L) | static_cast<uint32_t>(track_real) << 4 |
+           static_cast<uint32_t>(track_p) << 5 | static_cast<uint32_t>(r) << 6;
+  }
+};
+
+// An open run in one byte: bits 0-3 length (capped at L), bit 4 holds a numbered tile, bit 5 holds a
+// free table joker, bits 6-7 rack tiles held (capped at r).
+inline int d_len(uint8_t d) { return d & 15; }
+inline bool d_real(uint8_t d) { return (d >> 4) & 1; }
+inline bool d_t(uint8_t d) { return (d >> 5) & 1; }
+inline int d_p(uint8_t d) { return d >> 6; }
+inline uint8_t make_desc(int len, bool real, bool t, int p) {
+  return static_cast<uint8_t>(len | (real ? 16 : 0) | (t ? 32 : 0) | (p << 6));
+}
+
+// Returns the descriptor of a run after one more slot (d == 0 starts a run).
+inline uint8_t extend(uint8_t d, int s, const Mode& m) {
+  const int len = std::min(d_len(d) + 1, m.L);
+  const bool real = m.track_real ? (d_real(d) || slot_real(s)) : true;
+  const bool t = m.track_p && (d_t(d) || s == kTJ);
+  const int p = m.track_p ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
+  return make_desc(len, real, t, p);
+}
+
+// Returns true when a run with this descriptor may end here.
+inline bool closable(uint8_t d, const Mode& m) {
+  return d_len(d) == m.L && d_real(d) && (!d_t(d) || d_p(d) >= m.r);
+}
+
+// A colour's open runs: up to 8 descriptors, sorted descending, packed into a word (byte 0 largest).
+inline int unpack(uint64_t s, uint8_t* d) {
+  int n = 0;
+  while (n < 8 && ((s >> (8 * n)) & 0xFF) != 0) {
+    d[n] = static_cast<uint8_t>(s >> (8 * n));
+    ++n;
+  }
+  return n;
+}
+inline uint64_t pack(uint8_t* d, int n) {
+  std::sort(d, d + n, [](uint8_t a, uint8_t b) { return a > b; });
+  uint64_t s = 0;
+  for (int i = 0; i < n; ++i) s |= static_cast<uint64_t>(d[i]) << (8 * i);
+  return s;
+}
+
+// One way a colour's runs take the slots of a number: what each old run does (3 bits each: 0 ends,
+// 1 + slot continues with that slot), the rest of the slots start new runs.
+struct Trans {
+  uint64_t next;
+  uint32_t actions;
+};
+using TransList = std::vector<Trans>;
+
+struct TransKey {
+  uint64_t state;
+  uint32_t rest;
+  bool operator==(const TransKey& o) const { return state == o.state && rest == o.rest; }
+};
+struct TransHash {
+  size_t operator()(const TransKey& k) const {
+    uint64_t h = k.state * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(k.rest) * 0xC2B2AE3D27D4EB4FULL);
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
+// Returns every distinct next state of a colour's runs, given the slots of its next number.
+const TransList& transitions(uint64_t state, const int slots[kSlots], const Mode& m) {
+  thread_local std::unordered_map<TransKey, TransList, TransHash> cache;
+  uint32_t rest = m.id() << 16;
+  for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
+  auto [it, fresh] = cache.try_emplace(TransKey{state, rest});
+  if (!fresh) return it->second;
+  TransList& out = it->second;
+  uint8_t old[8];
+  const int k = unpack(state, old);
+  int rem[kSlots];
+  std::copy(slots, slots + kSlots, rem);
+  int act[8] = {0};
+  // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
+  auto rec = [&](auto&& self, int i) -> void {
+    if (i == k) {
+      uint8_t next[16];
+      int n = 0;
+      for (int j = 0; j < k; ++j) {
+        if (act[j] != 0) next[n++] = extend(old[j], act[j] - 1, m);
+      }
+      int total = n;
+      for (int s = 0; s < kSlots; ++s) total += rem[s];
+      if (total > 8) return;
+      for (int s = 0; s < kSlots; ++s) {
+        for (int r = 0; r < rem[s] && n < 8; ++r) next[n++] = extend(0, s, m);
+      }
+      const uint64_t ns = pack(next, n);
+      for (const Trans& t : out) {
+        if (t.next == ns) return;
+      }
+      uint32_t a = 0;
+      for (int j = 0; j < k; ++j) a |= static_cast<uint32_t>(act[j]) << (3 * j);
+      out.push_back(Trans{ns, a});
+      return;
+    }
+    const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
+    if (floor == 0 && closable(old[i], m)) {
+      act[i] = 0;
+      self(self, i + 1);
+    }
+    for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
+      if (rem[s] == 0) continue;
+      --rem[s];
+      act[i] = s + 1;
+      self(self, i + 1);
+      ++rem[s];
+    }
+    act[i] = 0;
+  };
+  rec(rec, 0);
+  return out;
+}
+
+// The tiles of one number promised to groups: per colour 3-bit counts of table tiles, staying
+// jokers and rack tiles (9 bits a colour).
+inline int g_get(uint64_t g, int c, int s) { return static_cast<int>((g >> (9 * c + 3 * s)) & 7); }
+
+struct GroupMember {
+  int colour;
+  int slot;  // kTR, kVT or kRR
+};
+struct GroupBuild {
+  std::vector<GroupMember> members;
+  int rj = 0, tj = 0;
+};
+
+// Returns true when the promised tiles plus gr rack jokers and gt free table jokers split into valid
+// groups (distinct colours, 3..C tiles, a numbered tile each, and with a free table joker r rack tiles);
+// fills `build` when asked.
+bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, std::vector<GroupBuild>* build) {
+  thread_local std::unordered_map<uint64_t, bool> memo;
+  const uint64_t key = g | static_cast<uint64_t>(gr) << 36 | static_cast<uint64_t>(gt) << 39 |
+                       static_cast<uint64_t>(colours) << 42 | static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 |
+                       static_cast<uint64_t>(m.L) << 48;
+  if (build == nullptr) {
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+  }
+  int cnt[kMaxColours][3];
+  int total = 0;
+  for (int c = 0; c < kMaxColours; ++c) {
+    for (int s = 0; s < 3; ++s) {
+      cnt[c][s] = g_get(g, c, s);
+      total += cnt[c][s];
+    }
+  }
+  std::vector<GroupBuild> stack;
+  auto rec = [&](auto&& self, int jr, int jt) -> bool {
+    int lead = -1;
+    for (int c = 0; c < kMaxColours && lead < 0; ++c) {
+      if (cnt[c][0] + cnt[c][1] + cnt[c][2] > 0) lead = c;
+    }
+    if (lead < 0) return jr == 0 && jt == 0;
+    // The group holding one tile of the lowest colour left: choose its slot kind and its other members.
+    GroupBuild grp;
+    auto pick = [&](auto&& pself, int c) -> bool {
+      if (c == kMaxColours) {
+        const int size_real = static_cast<int>(grp.members.size());
+        int numbered = 0, rack = 0;
+        for (const GroupMember& x : grp.members) {
+          numbered += slot_real(x.slot) ? 1 : 0;
+          rack += x.slot == kRR ? 1 : 0;
+        }
+        if (numbered == 0) return false;
+        for (int a = 0; a <= jr; ++a) {
+          for (int b = 0; b <= jt; ++b) {
+            const int size = size_real + a + b;
+            if (size < m.L || size > colours) continue;
+            if (b > 0 && m.track_p && rack + a < m.r) continue;
+            grp.rj = a;
+            grp.tj = b;
+            stack.push_back(grp);
+            if (self(self, jr - a, jt - b)) return true;
+            stack.pop_back();
+          }
+        }
+        return false;
+      }
+      if (c != lead && pself(pself, c + 1)) return true;  // colour c not in this group
+      for (int s = 0; s < 3; ++s) {
+        if (cnt[c][s] == 0) continue;
+        --cnt[c][s];
+        grp.members.push_back(GroupMember{c, s == 0 ? kTR : s == 1 ? kVT : kRR});
+        const bool ok = pself(pself, c + 1);
+        grp.members.pop_back();
+        ++cnt[c][s];
+        if (ok) return true;
+      }
+      return false;
+    };
+    return pick(pick, lead);
+  };
+  const bool ok = total > 0 ? rec(rec, gr, gt) : (gr == 0 && gt == 0);
+  if (build != nullptr) {
+    *build = stack;
+  } else {
+    memo.emplace(key, ok);
+  }
+  return ok;
+}
+
+// The input of one programme run.
+struct Input {
+  Params p;
+  Mode mode;
+  uint8_t tr[kMaxColours][kMaxN] = {};    // table tiles (must be placed)
+  uint8_t vt[kMaxColours][kMaxN] = {};    // staying table jokers by the tile they stand for (must)
+  uint8_t rr[kMaxColours][kMaxN] = {};    // rack tiles available
+  uint8_t rmin[kMaxColours][kMaxN] = {};  // rack tiles that must be played
+  int jt = 0;                              // free table jokers (must be placed)
+  int jr = 0;                              // rack jokers available
+  int jr_min = 0;                          // rack jokers that must be played
+  int threshold = 0;                       // opening value to reach (0: none)
+  int64_t w_rr[kMaxN] = {};                // objective weight of a rack tile by number
+  int64_t w_rj[kMaxN] = {};                // objective weight of a rack joker by the number it stands for
+  bool usage = false;                      // key states by the rack tiles used (to enumerate plays)
+  uint8_t bit[kMaxColours][kMaxN] = {};    // first usage bit of each rack tile
+  bool require_play = true;                // at least one rack tile
+};
+
+struct State {
+  uint64_t cs[kMaxColours];
+  uint64_t mask;
+  uint64_t misc;  // bits 0-35 groups promised, 36-38 rack jokers used, 39-41 table jokers used, 42-51 value
+  bool operator==(const State& o) const {
+    return cs[0] == o.cs[0] && cs[1] == o.cs[1] && cs[2] == o.cs[2] && cs[3] == o.cs[3] && mask == o.mask &&
+           misc == o.misc;
+  }
+};
+constexpr uint64_t kGroupBits = (1ULL << 36) - 1;
+inline int st_jr(const State& s) { return static_cast<int>((s.misc >> 36) & 7); }
+inline int st_jt(const State& s) { return static_cast<int>((s.misc >> 39) & 7); }
+inline int st_v(const State& s) { return static_cast<int>((s.misc >> 42) & 1023); }
+inline uint64_t with_counts(uint64_t misc, int jr, int jt, int v) {
+  return (misc & kGroupBits) | static_cast<uint64_t>(jr) << 36 | static_cast<uint64_t>(jt) << 39 |
+         static_cast<uint64_t>(std::min(v, 1023)) << 42;
+}
+
+struct Node {
+  State s;
+  int64_t score;
+  int32_t parent;
+  uint32_t info;         // colour step: b, ga, gv, gb, yR, yT (4 bits each); group step: gR, gT
+  const Trans* trans;    // colour step: how the runs moved
+};
+
+// One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
+struct Layer {
+  std::vector<Node> nodes;
+  std::vector<int32_t> index;
+  size_t mask = 0;
+
+  void reset(size_t expect) {
+    nodes.clear();
+    size_t cap = 64;
+    while (cap < expect * 2) cap <<= 1;
+    index.assign(cap, -1);
+    mask = cap - 1;
+  }
+  static size_t hash(const State& s) {
+    uint64_t h = s.misc * 0x9E3779B97F4A7C15ULL;
+    for (uint64_t x : s.cs) h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ s.mask) * 0x94D049BB133111EBULL;
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+  // Adds a node unless an equal state with a score at least as good is there.
+  void offer(const Node& n) {
+    if (nodes.size() * 2 >= index.size()) grow();
+    size_t i = hash(n.s) & mask;
+    while (index[i] >= 0) {
+      Node& old = nodes[static_cast<size_t>(index[i])];
+      if (old.s == n.s) {
+        if (n.score > old.score) old = n;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    index[i] = static_cast<int32_t>(nodes.size());
+    nodes.push_back(n);
+  }
+  void grow() {
+    index.assign(index.size() * 2, -1);
+    mask = index.size() - 1;
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      size_t i = hash(nodes[k].s) & mask;
+      while (index[i] >= 0) i = (i + 1) & mask;
+      index[i] = static_cast<int32_t>(k);
+    }
+  }
+};
+
+// A finished arrangement, before it becomes a PlayResult.
+struct Outcome {
+  int64_t score;
+  size_t node;
+};
+
+class Programme {
+ public:
+  Programme(const Input& in, SearchStats* stats) : in_(in), stats_(stats) {}
+
+  // Runs the sweep; afterwards finals() lists the nodes that end legally.
+  void run() {
+    const int N = in_.p.numbers, C = in_.p.colours;
+    layers_.assign(static_cast<size_t>(N * (C + 1) + 1), Layer());
+    layers_[0].reset(1);
+    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, nullptr});
+    size_t li = 0;
+    for (int n = 1; n <= N; ++n) {
+      for (int c = 0; c < C; ++c, ++li) colour_step(layers_[li], layers_[li + 1], n, c);
+      group_step(layers_[li], layers_[li + 1], n);
+      ++li;
+    }
+    last_ = li;
+    if (stats_ != nullptr) ++stats_->runs;
+  }
+
+  // Returns the indices of the last layer's nodes that end legally.
+  std::vector<size_t> finals() const {
+    std::vector<size_t> out;
+    const Layer& L = layers_[last_];
+    for (size_t i = 0; i < L.nodes.size(); ++i) {
+      const Node& x = L.nodes[i];
+      if (st_jt(x.s) != in_.jt || st_jr(x.s) < in_.jr_min || st_v(x.s) < in_.threshold) continue;
+      if (in_.require_play && x.score <= 0) continue;
+      bool ok = true;
+      for (int c = 0; c < in_.p.colours && ok; ++c) {
+        uint8_t d[8];
+        const int k = unpack(x.s.cs[c], d);
+        for (int j = 0; j < k; ++j) ok &= closable(d[j], in_.mode);
+      }
+      if (ok) out.push_back(i);
+    }
+    return out;
+  }
+
+  const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
+
+  // Rebuilds the melds of a final node; fills the played tiles and value(P).
+  void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const;
+
+ private:
+  void colour_step(const Layer& from, Layer& to, int n, int c);
+  void group_step(const Layer& from, Layer& to, int n);
+
+  const Input& in_;
+  SearchStats* stats_;
+  std::vector<Layer> layers_;
+  size_t last_ = 0;
+};
+
+void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
+  to.reset(from.nodes.size() * 2);
+  const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
+  for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
+    const Node& x = from.nodes[idx];
+    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
+    const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
+    for (int b = omin; b <= o; ++b) {
+      uint64_t mask = x.s.mask;
+      if (in_.usage) {
+        for (int k = 0; k < b; ++k) mask |= 1ULL << (in_.bit[c][n] + k);
+      }
+      for (int ga = 0; ga <= a; ++ga) {
+        for (int gv = 0; gv <= v; ++gv) {
+          for (int gb = 0; gb <= b; ++gb) {
+            const uint64_t g = x.s.misc & kGroupBits;
+            const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
+            for (int yr = 0; yr <= jr_left; ++yr) {
+              for (int yt = 0; yt <= jt_left; ++yt) {
+                const int slots[kSlots] = {a - ga, v - gv, b - gb, yr, yt};
+                const TransList& tl = transitions(x.s.cs[c], slots, in_.mode);
+                if (tl.empty()) continue;
+                const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
+                const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
+                const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv);
+                const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | yr << 16 | yt << 20);
+                for (const Trans& t : tl) {
+                  Node y{x.s, score, static_cast<int32_t>(idx), info, &t};
+                  y.s.cs[c] = t.next;
+                  y.s.mask = mask;
+                  y.s.misc = misc;
+                  to.offer(y);
+                }
+                if (stats_ != nullptr) stats_->transitions += tl.size();
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (stats_ != nullptr) stats_->states += to.nodes.size();
+}
+
+void Programme::group_step(const Layer& from, Layer& to, int n) {
+  to.reset(from.nodes.size());
+  for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
+    const Node& x = from.nodes[idx];
+    const uint64_t g = x.s.misc & kGroupBits;
+    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
+    if (g == 0) {
+      Node y{x.s, x.score, static_cast<int32_t>(idx), 0, nullptr};
+      to.offer(y);
+      continue;
+    }
+    for (int gr = 0; gr <= in_.jr - jru; ++gr) {
+      for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
+        if (stats_ != nullptr) ++stats_->transitions;
+        if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
+        Node y{x.s, x.score + gr * in_.w_rj[n], static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4),
+               nullptr};
+        y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0);
+        to.offer(y);
+      }
+    }
+  }
+  if (stats_ != nullptr) stats_->states += to.nodes.size();
+}
+
+struct RunBuild {
+  uint8_t desc;
+  int start;
+  std::vector<int> slots;
+};
+
+void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const {
+  // Walk back to collect the node of every layer on the path.
+  std::vector<const Node*> path(last_ + 1);
+  size_t i = final_index;
+  for (size_t li = last_ + 1; li-- > 0;) {
+    path[li] = &layers_[li].nodes[i];
+    if (li > 0) i = static_cast<size_t>(path[li]->parent);
+  }
+  const int N = in_.p.numbers, C = in_.p.colours;
+  std::vector<RunBuild> runs[kMaxColours];
+  value = 0;
+  auto finish_run = [&](int c, const RunBuild& r) {
+    Meld m{MeldKind::Run, c, r.start, static_cast<int>(r.slots.size()), 0, 0};
+    for (size_t k = 0; k < r.slots.size(); ++k) {
+      const int s = r.slots[k];
+      if (!slot_real(s)) m.joker_slots |= 1u << k;
+      if (s == kRR) played.add(tile_code(c, r.start + static_cast<int>(k)));
+      if (s == kRJ) played.add(kJoker);
+      if (slot_rack(s)) value += r.start + static_cast<int>(k);
+    }
+    melds.push_back(m);
+  };
+  size_t li = 1;
+  for (int n = 1; n <= N; ++n) {
+    for (int c = 0; c < C; ++c, ++li) {
+      const Node& x = *path[li];
+      const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
+      const int yr = (x.info >> 16) & 15, yt = (x.info >> 20) & 15;
+      int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, yr, yt};
+      std::vector<RunBuild> next;
+      for (size_t j = 0; j < runs[c].size(); ++j) {
+        const int act = static_cast<int>((x.trans->actions >> (3 * j)) & 7);
+        if (act == 0) {
+          finish_run(c, runs[c][j]);
+        } else {
+          RunBuild r = runs[c][j];
+          r.slots.push_back(act - 1);
+          r.desc = extend(r.desc, act - 1, in_.mode);
+          --rem[act - 1];
+          next.push_back(std::move(r));
+        }
+      }
+      for (int s = 0; s < kSlots; ++s) {
+        for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode), n, {s}});
+      }
+      std::stable_sort(next.begin(), next.end(), [](const RunBuild& p, const RunBuild& q) { return p.desc > q.desc; });
+      runs[c] = std::move(next);
+    }
+    // The group step of number n: rebuild the groups from the promised tiles.
+    const Node& prev = *path[li - 1];
+    const Node& x = *path[li];
+    const uint64_t g = prev.s.misc & kGroupBits;
+    if (g != 0) {
+      std::vector<GroupBuild> groups;
+      const bool ok = groups_feasible(g, x.info & 15, (x.info >> 4) & 15, C, in_.mode, &groups);
+      assert(ok);
+      (void)ok;
+      for (const GroupBuild& gb : groups) {
+        Meld m{MeldKind::Group, 0, n, static_cast<int>(gb.members.size()) + gb.rj + gb.tj, 0, 0};
+        for (const GroupMember& mem : gb.members) {
+          if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
+          if (mem.slot == kRR) {
+            played.add(tile_code(mem.colour, n));
+            value += n;
+          }
+        }
+        for (int k = 0; k < gb.rj; ++k) played.add(kJoker);
+        value += n * gb.rj;
+        melds.push_back(m);
+      }
+    }
+    ++li;
+  }
+  for (int c = 0; c < C; ++c) {
+    for (const RunBuild& r : runs[c]) finish_run(c, r);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Orchestration: inputs from a position, joker options, openings.
+
+void set_weights(Input& in, Objective obj, int joker_penalty) {
+  for (int n = 0; n < kMaxN; ++n) {
+    switch (obj) {
+      case Objective::Tiles:
+        in.w_rr[n] = in.w_rj[n] = (int64_t{1} << 20) + n;
+        break;
+      case Objective::Value:
+        in.w_rr[n] = in.w_rj[n] = (static_cast<int64_t>(n) << 20) + 1;
+        break;
+      case Objective::Penalty:
+        in.w_rr[n] = (static_cast<int64_t>(n) << 20) + 1;
+        in.w_rj[n] = (static_cast<int64_t>(joker_penalty) << 20) + 1;
+        break;
+    }
+  }
+}
+
+void add_tiles(uint8_t dst[kMaxColours][kMaxN], const TileSet& s, const Params& p) {
+  for (int c = 0; c < p.colours; ++c) {
+    for (int n = 1; n <= p.numbers; ++n) dst[c][n] = static_cast<uint8_t>(dst[c][n] + s.at(c, n));
+  }
+}
+
+void finish_mode(Input& in) {
+  int vtot = 0;
+  for (int c = 0; c < in.p.colours; ++c) {
+    for (int n = 1; n <= in.p.numbers; ++n) vtot += in.vt[c][n];
+  }
+  in.mode.L = in.p.min_len;
+  in.mode.track_real = in.jr + in.jt + vtot >= in.p.min_len;
+  if (!in.mode.track_p) in.mode.r = 0;
+}
+
+void set_usage(Input& in, const TileSet& rack) {
+  in.usage = true;
+  int bit = 0;
+  for (int c = 0; c < in.p.colours; ++c) {
+    for (int n = 1; n <= in.p.numbers; ++n) {
+      in.bit[c][n] = static_cast<uint8_t>(bit);
+      bit += rack.at(c, n);
+    }
+  }
+}
+
+// One table joker: the tiles it may stand for (one for a run, the missing colours for a group).
+struct TableJoker {
+  int meld;
+  std::vector<int> candidates;
+};
+
+// Each way a table's jokers can stay or be retrieved (RULES.md §8), as programme inputs.
+void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
+                  std::vector<Input>& out) {
+  // Per meld: the list of options, each a list of (tile, retrieved) pairs.
+  struct Choice {
+    std::vector<std::pair<int, bool>> jokers;
+  };
+  std::vector<std::vector<Choice>> per_meld;
+  for (const Meld& m : table) {
+    const int k = m.jokers();
+    if (k == 0) continue;
+    std::vector<int> tiles;  // run: the slots; group: the missing colours' tiles
+    if (m.kind == MeldKind::Run) {
+      for (int i = 0; i < m.length; ++i) {
+        if (m.joker_slots >> i & 1) tiles.push_back(m.run_slot(i));
+      }
+    } else {
+      for (int c = 0; c < rules.p.colours; ++c) {
+        if (!(m.colours >> c & 1)) tiles.push_back(tile_code(c, m.number));
+      }
+    }
+    std::vector<Choice> options;
+    const int nt = static_cast<int>(tiles.size());
+    // Choose which tiles the k jokers stand for (all for a run; a k-subset of missing colours for a group),
+    // then stay/retrieve for each.
+    for (uint32_t sub = 0; sub < (1u << nt); ++sub) {
+      if (__builtin_popcount(sub) != k) continue;
+      std::vector<int> chosen;
+      for (int i = 0; i < nt; ++i) {
+        if (sub >> i & 1) chosen.push_back(tiles[static_cast<size_t>(i)]);
+      }
+      const uint32_t ways = allow_retrieval ? (1u << k) : 1u;
+      for (uint32_t rmask = 0; rmask < ways; ++rmask) {
+        Choice ch;
+        for (int i = 0; i < k; ++i) ch.jokers.emplace_back(chosen[static_cast<size_t>(i)], (rmask >> i & 1) != 0);
+        options.push_back(ch);
+      }
+    }
+    per_meld.push_back(std::move(options));
+  }
+  std::vector<size_t> pick(per_meld.size(), 0);
+  std::vector<std::vector<uint8_t>> seen;
+  while (true) {
+    Input in = base;
+    int need[kCodes] = {0};
+    int retrieved = 0;
+    for (size_t i = 0; i < per_meld.size(); ++i) {
+      for (const auto& [tile, ret] : per_meld[i][pick[i]].jokers) {
+        if (ret) {
+          ++retrieved;
+          ++need[tile];
+        } else {
+          ++in.vt[tile_colour(tile)][tile_number(tile)];
+        }
+      }
+    }
+    bool ok = true;
+    for (int t = 0; t < kCodes && ok; ++t) {
+      if (need[t] == 0) continue;
+      const int c = tile_colour(t), n = tile_number(t);
+      const int from_rack = rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - in.tr[c][n]);
+      if (from_rack > in.rr[c][n]) ok = false;
+      in.rmin[c][n] = static_cast<uint8_t>(std::max<int>(in.rmin[c][n], from_rack));
+    }
+    if (ok) {
+      in.jt = retrieved;
+      in.mode.track_p = retrieved > 0;
+      in.mode.r = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
+      finish_mode(in);
+      // Skip inputs equal to one already listed (different readings can coincide).
+      std::vector<uint8_t> sig(reinterpret_cast<const uint8_t*>(in.vt), reinterpret_cast<const uint8_t*>(in.vt) + sizeof in.vt);
+      sig.insert(sig.end(), reinterpret_cast<const uint8_t*>(in.rmin), reinterpret_cast<const uint8_t*>(in.rmin) + sizeof in.rmin);
+      sig.push_back(static_cast<uint8_t>(in.jt));
+      if (std::find(seen.begin(), seen.end(), sig) == seen.end()) {
+        seen.push_back(sig);
+        out.push_back(in);
+      }
+    }
+    size_t i = 0;
+    while (i < pick.size() && ++pick[i] == per_meld[i].size()) pick[i++] = 0;
+    if (i == pick.size()) break;
+  }
+}
+
+bool table_ok(const std::vector<Meld>& table, const Params& p, TileSet& tiles) {
+  for (const Meld& m : table) {
+    if (check_meld(m, p) != MeldError::Ok) return false;
+    const TileSet t = m.tiles();
+    if (!sum_fits(tiles, t)) return false;
+    tiles = sum(tiles, t);
+  }
+  return true;
+}
+
+// The opening on its own: new melds from the rack, table untouched, value at least the threshold.
+Input opening_input(const TileSet& rack, const SearchRules& rules) {
+  Input in;
+  in.p = rules.p;
+  add_tiles(in.rr, rack, rules.p);
+  in.jr = rules.joker_in_opening ? rack.jokers : 0;
+  in.threshold = std::min(rules.opening_threshold, 1023);
+  finish_mode(in);
+  return in;
+}
+
+// Inputs of every programme run a position needs (one per joker option or opening subset).
+std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
+                                   const SearchRules& rules, bool opened, bool usage, Objective obj,
+                                   bool& table_untouched, SearchStats* stats) {
+  std::vector<Input> inputs;
+  const bool opening = !opened && rules.opening_threshold > 0;
+  table_untouched = opening && !rules.extend_after_opening;
+  if (table_untouched) {
+    Input in = opening_input(rack, rules);
+    set_weights(in, obj, rules.joker_penalty);
+    if (usage) set_usage(in, rack);
+    inputs.push_back(in);
+    return inputs;
+  }
+  Input base;
+  base.p = rules.p;
+  TileSet numbered = table_tiles;
+  numbered.jokers = 0;
+  add_tiles(base.tr, numbered, rules.p);
+  add_tiles(base.rr, rack, rules.p);
+  base.jr = rack.jokers;
+  set_weights(base, obj, rules.joker_penalty);
+  if (usage) set_usage(base, rack);
+  std::vector<Input> joker_options;
+  if (rules.policy == JokerPolicy::Free) {
+    base.jt = table_tiles.jokers;
+    finish_mode(base);
+    joker_options.push_back(base);
+  } else {
+    joker_inputs(table, base, rules, !opening, joker_options);
+  }
+  if (!opening) return joker_options;
+  // Opening with extension: some sub-multiset P1 of the rack must open on its own. Enumerate the minimal
+  // such P1 and force each onto the table in turn.
+  Input open_in = opening_input(rack, rules);
+  if (!rules.joker_in_opening) open_in.jr = 0;
+  set_weights(open_in, Objective::Tiles, rules.joker_penalty);
+  set_usage(open_in, rack);
+  Programme prog(open_in, stats);
+  prog.run();
+  std::vector<TileSet> subsets;
+  for (size_t f : prog.finals()) {
+    std::vector<Meld> melds;
+    TileSet p1;
+    int value = 0;
+    prog.rebuild(f, melds, p1, value);
+    subsets.push_back(p1);
+  }
+  std::sort(subsets.begin(), subsets.end(), [](const TileSet& a, const TileSet& b) { return a.size() < b.size(); });
+  std::vector<TileSet> minimal;
+  for (const TileSet& s : subsets) {
+    bool dominated = false;
+    for (const TileSet& m : minimal) dominated |= contains(s, m);
+    if (!dominated) minimal.push_back(s);
+  }
+  for (const TileSet& p1 : minimal) {
+    for (const Input& jo : joker_options) {
+      Input in = jo;
+      for (int c = 0; c < rules.p.colours; ++c) {
+        for (int n = 1; n <= rules.p.numbers; ++n) {
+          in.rmin[c][n] = static_cast<uint8_t>(std::max<int>(in.rmin[c][n], p1.at(c, n)));
+        }
+      }
+      in.jr_min = std::max(in.jr_min, p1.jokers);
+      inputs.push_back(in);
+    }
+  }
+  return inputs;
+}
+
+PlayResult make_result(const Programme& prog, size_t f, const std::vector<Meld>& table, bool table_untouched) {
+  PlayResult r;
+  if (table_untouched) r.table = table;
+  prog.rebuild(f, r.table, r.played, r.value);
+  r.key = prog.final_node(f).score;
+  r.tiles = r.played.size();
+  return r;
+}
+
+bool position_ok(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, TileSet& table_tiles) {
+  if (!search_supported(rules.p)) return false;
+  if (!table_ok(table, rules.p, table_tiles)) return false;
+  if (!fits_rules(rack, rules.p) || !sum_fits(table_tiles, rack)) return false;
+  return fits_rules(sum(table_tiles, rack), rules.p);
+}
+
+bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
+             SearchStats* stats);
+
+}  // namespace
+
+bool search_supported(const Params& p) {
+  return params_ok(p) && p.copies <= 3 && p.jokers <= 4 && p.min_len <= 7;
+}
+
+bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats) {
+  out.clear();
+  if (!search_supported(p) || !fits_rules(tiles, p)) return false;
+  if (tiles.empty()) return true;
+  Input in;
+  in.p = p;
+  TileSet numbered = tiles;
+  numbered.jokers = 0;
+  add_tiles(in.tr, numbered, p);
+  in.jt = tiles.jokers;
+  in.require_play = false;
+  finish_mode(in);
+  Programme prog(in, stats);
+  prog.run();
+  const std::vector<size_t> f = prog.finals();
+  if (f.empty()) return false;
+  TileSet played;
+  int value = 0;
+  prog.rebuild(f.front(), out, played, value);
+  return true;
+}
+
+bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+           Objective objective, PlayResult& out, SearchStats* stats) {
+  TileSet table_tiles;
+  if (!position_ok(table, rack, rules, table_tiles)) return false;
+  bool untouched = false;
+  const std::vector<Input> inputs =
+      position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, stats);
+  return best_of(inputs, table, untouched, out, stats);
+}
+
+namespace {
+// Runs every input and keeps the best final node (the first one on ties: deterministic).
+bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
+             SearchStats* stats) {
+  bool found = false;
+  for (const Input& in : inputs) {
+    Programme prog(in, stats);
+    prog.run();
+    size_t best = 0;
+    bool any = false;
+    for (size_t f : prog.finals()) {
+      if (!any || prog.final_node(f).score > prog.final_node(best).score) best = f;
+      any = true;
+    }
+    if (any && (!found || prog.final_node(best).score > out.key)) {
+      out = make_result(prog, best, table, untouched);
+      found = true;
+    }
+  }
+  return found;
+}
+}  // namespace
+
+bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
+                 Objective objective, PlayResult& out, SearchStats* stats) {
+  if (!search_supported(rules.p) || !fits_rules(table_tiles, rules.p) || !fits_rules(rack, rules.p) ||
+      !sum_fits(table_tiles, rack) || !fits_rules(sum(table_tiles, rack), rules.p)) {
+    return false;
+  }
+  SearchRules free_rules = rules;
+  free_rules.policy = JokerPolicy::Free;
+  bool untouched = false;
+  const std::vector<Meld> no_melds;
+  const std::vector<Input> inputs =
+      position_inputs(no_melds, table_tiles, rack, free_rules, opened, false, objective, untouched, stats);
+  return best_of(inputs, no_melds, untouched, out, stats);
+}
+
+bool all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+               std::vector<PlayResult>& out, SearchStats* stats) {
+  out.clear();
+  TileSet table_tiles;
+  if (!position_ok(table, rack, rules, table_tiles)) return false;
+  TileSet numbered = rack;
+  numbered.jokers = 0;
+  if (numbered.size() > 64) return false;
+  bool untouched = false;
+  const std::vector<Input> inputs =
+      position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, untouched, stats);
+  struct Best {
+    uint64_t mask;
+    int jokers;
+    int64_t score;
+    size_t input, node;
+  };
+  std::vector<Best> best;
+  std::vector<Programme> progs;
+  progs.reserve(inputs.size());
+  for (size_t ii = 0; ii < inputs.size(); ++ii) {
+    progs.emplace_back(inputs[ii], stats);
+    Programme& prog = progs.back();
+    prog.run();
+    for (size_t f : prog.finals()) {
+      const Node& x = prog.final_node(f);
+      const int jr = st_jr(x.s);
+      auto it = std::find_if(best.begin(), best.end(), [&](const Best& b) { return b.mask == x.s.mask && b.jokers == jr; });
+      if (it == best.end()) {
+        best.push_back(Best{x.s.mask, jr, x.score, ii, f});
+      } else if (x.score > it->score) {
+        *it = Best{x.s.mask, jr, x.score, ii, f};
+      }
+    }
+  }
+  out.reserve(best.size());
+  for (const Best& b : best) out.push_back(make_result(progs[b.input], b.node, table, untouched));
+  std::sort(out.begin(), out.end(), [](const PlayResult& a, const PlayResult& b) {
+    if (a.key != b.key) return a.key > b.key;
+    for (int c = 0; c < kMaxColours; ++c) {
+      if (a.played.w[c] != b.played.w[c]) return a.played.w[c] < b.played.w[c];
+    }
+    return a.played.jokers < b.played.jokers;
+  });
+  return true;
+}
+
+}  // namespace rummikub

@@ -1,7 +1,76 @@
-// The exact search: partition a multiset into melds, and the best legal play.
+// The exact search: partition a multiset into melds, the best legal play, and every legal play.
+//
+// The contract (what is legal, what each objective maximises) is docs/search-semantics.md.
+//
+// How it works: a dynamic programme sweeps the numbers 1..N and, within a number, the colours
+// (van Rijn, Takes & Vis 2015, extended). The state holds, per colour, the multiset of open runs, each
+// described by one byte (length so far capped at the minimum length, whether it holds a numbered tile,
+// whether it holds a retrieved table joker and how many rack tiles it holds); the tiles of the current
+// number promised to groups; the jokers used; the opening value reached; and, when enumerating plays,
+// which rack tiles were used. Groups of a number are decided once all its colours are seen.
+// Table jokers under the `replace` policies are enumerated outside the programme: each either stays
+// (and is then exactly the tile it stands for) or is retrieved (and becomes a free joker whose meld must
+// hold rack tiles), with its replacement tile forced onto the table.
 #pragma once
+
+#include <cstdint>
+#include <vector>
 
 #include "rummikub/meld.h"
 #include "rummikub/tiles.h"
 
-namespace rummikub {}  // namespace rummikub
+namespace rummikub {
+
+enum class Objective : uint8_t { Tiles = 0, Value = 1, Penalty = 2 };
+enum class JokerPolicy : uint8_t { Free = 0, Replace = 1, ReplaceFromRack = 2 };
+
+// The rules the search needs: tile parameters plus the turn variants of RULES.md §6 and §8.
+struct SearchRules {
+  Params p;
+  int opening_threshold = 30;
+  bool joker_in_opening = true;
+  bool extend_after_opening = false;
+  JokerPolicy policy = JokerPolicy::Replace;
+  int joker_penalty = 30;
+};
+
+// Deterministic work counters, for benchmarks and regression guards.
+struct SearchStats {
+  uint64_t states = 0;       // programme states created
+  uint64_t transitions = 0;  // state-to-state moves evaluated
+  uint64_t runs = 0;         // programme runs (one per joker option / opening subset)
+};
+
+// One legal play: the rack tiles placed and the whole new table.
+struct PlayResult {
+  TileSet played;
+  std::vector<Meld> table;
+  int64_t key = 0;  // the objective's lexicographic key, packed (higher is better)
+  int tiles = 0;    // rack tiles placed
+  int value = 0;    // value(P) of the contract: numbers, jokers at what they stand for
+};
+
+// Returns true when the parameters are within what the search handles (copies <= 3, jokers <= 4,
+// min_len <= 7 on top of params_ok).
+bool search_supported(const Params& p);
+
+// Partitions all of `tiles` into valid melds; returns false when no partition exists.
+bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats);
+
+// Finds the best legal play; returns false when no rack tile can be played.
+bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+           Objective objective, PlayResult& out, SearchStats* stats);
+
+// The best play when the table is known only as a multiset (the batch entry point): its jokers are
+// treated as free (as under the `free` policy), and on an untouched-table opening `out.table` holds only
+// the new melds.
+bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
+                 Objective objective, PlayResult& out, SearchStats* stats);
+
+// Every distinct legal play (distinct multiset of rack tiles), each with one arrangement, best first
+// by the `tiles` objective key, then canonical order of the played tiles. Requires at most 64 numbered
+// tiles in the rack (returns false otherwise).
+bool all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+               std::vector<PlayResult>& out, SearchStats* stats);
+
+}  // namespace rummikub

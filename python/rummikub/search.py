@@ -1,0 +1,259 @@
+"""The exact search: arrange tiles into sets, find the best play, list every legal play.
+
+Everything here runs in the C++ core (a dynamic programme over numbers and colours; see
+``docs/search-semantics.md`` for exactly what is legal and what each objective maximises).
+
+>>> play = solve(Table.parse("R5 J R7 | K7 B7 O7"), TileSet.parse("R8 K7 O1"))
+>>> str(play.tiles), play.table.tiles() == Table.parse("R5 J R7 | K7 B7 O7").tiles() | play.tiles
+('R8', True)
+>>> solve(Table(), TileSet.parse("R10 R11 R12 K1"), opened=False).value
+33
+>>> str(arrange(TileSet.parse("R1 R2 R3 R4 K4 B4")))
+'R1 R2 R3 | K4 B4 R4'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._errors import InvalidNotationError, RummikubError, TileCountError
+from .meld import Meld, Table
+from .rules import RuleSet
+from .tiles import TileSet
+
+__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "arrange", "solve", "plays", "solve_batch"]
+
+Objective = Literal["tiles", "value", "penalty"]
+_OBJECTIVES = {"tiles": _core.Objective.TILES, "value": _core.Objective.VALUE, "penalty": _core.Objective.PENALTY}
+_POLICIES = {
+    "free": _core.JokerPolicy.FREE,
+    "replace": _core.JokerPolicy.REPLACE,
+    "replace_from_rack": _core.JokerPolicy.REPLACE_FROM_RACK,
+}
+_STANDARD = RuleSet()
+TableLike = Union[Table, str]
+TilesLike = Union[TileSet, str]
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """Deterministic work counters of one search: programme states created, transitions evaluated, and
+    programme runs (one per joker option or opening subset)."""
+
+    states: int = 0
+    transitions: int = 0
+    runs: int = 0
+
+
+@dataclass(frozen=True)
+class Play:
+    """A legal play: the rack tiles placed and the whole new table.
+
+    ``value`` is the face value of the placed tiles, each joker counting the number it stands for.
+    ``stats`` are the work counters of the search that found it.
+    """
+
+    tiles: TileSet
+    table: Table
+    value: int
+    stats: SearchStats = field(default=SearchStats(), compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"play {self.tiles} -> {self.table}"
+
+
+def _rules(rules: RuleSet | None) -> RuleSet:
+    if rules is None:
+        return _STANDARD
+    if not isinstance(rules, RuleSet):
+        raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__} {rules!r}")
+    return rules
+
+
+def _search_rules(rules: RuleSet) -> _core.SearchRules:
+    try:
+        return _core.SearchRules(rules.params, rules.opening_threshold, rules.joker_in_opening,
+                                 rules.extend_after_opening, _POLICIES[rules.joker_retrieval], rules.joker_penalty)
+    except ValueError as exc:
+        raise RummikubError(f"rule set {rules.name!r}: {exc}") from None
+
+
+def _table(table: TableLike, rules: RuleSet) -> Table:
+    if isinstance(table, str):
+        return Table.parse(table, rules)
+    if not isinstance(table, Table):
+        raise InvalidNotationError(f"table must be a Table or a string, got {type(table).__name__} {table!r}")
+    table.tiles().check(rules, what=f"table {str(table)!r}")
+    return table
+
+
+def _tiles(tiles: TilesLike, rules: RuleSet, what: str) -> TileSet:
+    if isinstance(tiles, str):
+        tiles = TileSet.parse(tiles, rules)
+    elif not isinstance(tiles, TileSet):
+        raise InvalidNotationError(f"{what} must be a TileSet or a string, got {type(tiles).__name__} {tiles!r}")
+    tiles.check(rules, what=f"{what} {str(tiles)!r}")
+    return tiles
+
+
+def _position(table: TableLike, rack: TilesLike, rules: RuleSet | None) -> tuple[Table, TileSet, RuleSet]:
+    r = _rules(rules)
+    t = _table(table, r)
+    k = _tiles(rack, r, "rack")
+    (t.tiles() | k).check(r, what=f"table {str(t)!r} with rack {str(k)!r}")
+    return t, k, r
+
+
+def _stats(d: dict[str, int]) -> SearchStats:
+    return SearchStats(states=int(d["states"]), transitions=int(d["transitions"]), runs=int(d["runs"]))
+
+
+def _play(result: _core.PlayResult, stats: SearchStats) -> Play:
+    return Play(tiles=TileSet._wrap(result.played), table=Table(Meld._wrap(m) for m in result.table),
+                value=int(result.value), stats=stats)
+
+
+def _objective(objective: str) -> _core.Objective:
+    try:
+        return _OBJECTIVES[objective]
+    except (KeyError, TypeError):
+        raise RummikubError(f"objective must be one of {', '.join(_OBJECTIVES)}, got {objective!r}") from None
+
+
+def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
+    """Partitions every tile into valid sets, or returns None when that is impossible.
+
+    Jokers in the result say what they stand for.
+
+    >>> str(arrange(TileSet.parse("K1 K2 K3 J")))
+    'K1 K2 K3 J'
+    >>> arrange(TileSet.parse("K1 K2")) is None
+    True
+    """
+    r = _rules(rules)
+    ts = _tiles(tiles, r, "tiles")
+    melds, _stats_dict = _core.arrange(ts._s, r.params)
+    return None if melds is None else Table(Meld._wrap(m) for m in melds)
+
+
+def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,
+          objective: Objective = "tiles") -> Play | None:
+    """The best legal play from ``rack`` onto ``table``, or None when no rack tile can be played.
+
+    ``opened`` says whether the player opened before this turn; until then the opening rule of ``rules``
+    applies. ``objective`` is ``"tiles"`` (most tiles, then most value), ``"value"`` (most face value,
+    jokers at what they stand for, then most tiles) or ``"penalty"`` (lowest rack total left, a joker
+    counting the joker penalty). Ties are broken deterministically. Every joker policy of the rules is
+    honoured (``docs/search-semantics.md``).
+
+    >>> str(solve("K5 B5 O5 J", "K1 K2 R5").tiles)
+    'K1 K2 R5'
+    >>> solve("K5 B5 O5 J", "K1 K2") is None
+    True
+    """
+    if not isinstance(opened, bool):
+        raise RummikubError(f"opened must be a bool, got {opened!r}")
+    obj = _objective(objective)
+    t, k, r = _position(table, rack, rules)
+    result, stats = _core.solve([m._m for m in t], k._s, _search_rules(r), opened, obj)
+    return None if result is None else _play(result, _stats(stats))
+
+
+class LegalPlays:
+    """Every distinct legal play of a position (distinct multisets of rack tiles), computed on first use.
+
+    Iterates best first (most tiles, then most value), supports ``len``, ``bool`` and ``in`` (with a
+    TileSet of rack tiles).
+
+    >>> ps = plays("R1 R2 R3", "R4 R5 K9")
+    >>> len(ps), TileSet.parse("R4 R5") in ps, TileSet.parse("K9") in ps
+    (2, True, False)
+    """
+
+    def __init__(self, table: Table, rack: TileSet, rules: RuleSet, opened: bool) -> None:
+        self._args = ([m._m for m in table], rack._s, _search_rules(rules), opened)
+        self._results: list[_core.PlayResult] | None = None
+        self._stats = SearchStats()
+        self._by_tiles: dict[TileSet, int] = {}
+
+    def _load(self) -> list[_core.PlayResult]:
+        if self._results is None:
+            results, stats = _core.all_plays(*self._args)
+            self._results = list(results)
+            self._stats = _stats(stats)
+            self._by_tiles = {TileSet._wrap(res.played): i for i, res in enumerate(self._results)}
+        return self._results
+
+    @property
+    def stats(self) -> SearchStats:
+        """The work counters of the enumeration."""
+        self._load()
+        return self._stats
+
+    def __iter__(self) -> Iterator[Play]:
+        for res in self._load():
+            yield _play(res, self._stats)
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, tiles: object) -> bool:
+        if not isinstance(tiles, TileSet):
+            return False
+        self._load()
+        return tiles in self._by_tiles
+
+    def get(self, tiles: TileSet) -> Play | None:
+        """The play placing exactly ``tiles``, or None when that is not legal."""
+        index = self._by_tiles.get(tiles) if self._load() is not None else None
+        return None if index is None else _play(self._load()[index], self._stats)
+
+
+def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True) -> LegalPlays:
+    """Every distinct legal play (each distinct multiset of rack tiles that can be placed, with one
+    arrangement), for bots that choose among plays by their own criteria.
+
+    >>> [str(p.tiles) for p in plays("K5 B5 O5", "R5 J")]
+    ['J', 'R5']
+    """
+    if not isinstance(opened, bool):
+        raise RummikubError(f"opened must be a bool, got {opened!r}")
+    t, k, r = _position(table, rack, rules)
+    return LegalPlays(t, k, r, opened)
+
+
+def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet | None = None,
+                opened: bool | npt.ArrayLike = True, objective: Objective = "tiles") -> dict[str, npt.NDArray[np.generic]]:
+    """Best plays of many positions at once, without the GIL.
+
+    ``tables`` and ``racks`` are ``(n, 65)`` count arrays indexed by tile code (``TileSet.to_counts``).
+    A table given as counts has no joker assignments, so its jokers count as free (as under the
+    ``free`` policy). Returns arrays: ``found`` (bool), ``played`` (``(n, 65)`` counts), ``tiles``,
+    ``value``, ``key`` (the objective key), plus ``stats``.
+
+    >>> out = solve_batch([Table.parse("R1-3").tiles().to_counts()], [TileSet.parse("R4 K9").to_counts()])
+    >>> bool(out["found"][0]), int(out["tiles"][0])
+    (True, 1)
+    """
+    r = _rules(rules)
+    t = np.atleast_2d(np.asarray(tables))
+    k = np.atleast_2d(np.asarray(racks))
+    for name, arr in (("tables", t), ("racks", k)):
+        if arr.dtype.kind not in "iub":
+            raise TileCountError(f"{name} must be an integer count array, got dtype {arr.dtype}")
+    o = np.broadcast_to(np.asarray(opened, dtype=bool), (t.shape[0],)).copy()
+    try:
+        out: dict[str, npt.NDArray[np.generic]] = _core.solve_batch(
+            t.astype(np.int64), k.astype(np.int64), _search_rules(r), o, _objective(objective))
+    except ValueError as exc:
+        raise TileCountError(str(exc)) from None
+    return out
