@@ -479,7 +479,7 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
     if total < threshold:
         note = "" if rules.joker_in_opening or not played.jokers else " (jokers do not count)"
         raise illegal(Reason.OPENING_TOO_LOW,
-                      f"the played tiles {played} make sets of their own worth at most {total}{note}, "
+                      f"the played tiles {played} make sets of their own worth {total} at most{note}, "
                       f"{threshold - total} short of {threshold} (RULES.md §6)")
     if rules.joker_retrieval != "free":
         table_jokers = [c for m in before for c in _joker_candidates(m)]
