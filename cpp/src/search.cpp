@@ -3,8 +3,12 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
 #include <cstring>
 #include <unordered_map>
+#ifdef RUMMIKUB_TRACE
+#include <cstdio>
+#endif
 
 namespace rummikub {
 namespace {
@@ -33,28 +37,31 @@ struct Mode {
   }
 };
 
-// An open run in one byte: bits 0-3 length (capped at L), bit 4 holds a numbered tile, bit 5 holds a
-// free table joker, bits 6-7 rack tiles held (capped at r).
-inline int d_len(uint8_t d) { return d & 15; }
-inline bool d_real(uint8_t d) { return (d >> 4) & 1; }
+// An open run in one byte: bits 0-2 length (capped at L), bit 3 holds a numbered tile, bit 4 is a
+// "host" (a run that will hold a free table joker: only hosts take one, and only hosts count their
+// rack tiles), bit 5 holds a free table joker, bits 6-7 rack tiles held (capped at r).
+inline int d_len(uint8_t d) { return d & 7; }
+inline bool d_real(uint8_t d) { return (d >> 3) & 1; }
+inline bool d_host(uint8_t d) { return (d >> 4) & 1; }
 inline bool d_t(uint8_t d) { return (d >> 5) & 1; }
 inline int d_p(uint8_t d) { return d >> 6; }
-inline uint8_t make_desc(int len, bool real, bool t, int p) {
-  return static_cast<uint8_t>(len | (real ? 16 : 0) | (t ? 32 : 0) | (p << 6));
+inline uint8_t make_desc(int len, bool real, bool host, bool t, int p) {
+  return static_cast<uint8_t>(len | (real ? 8 : 0) | (host ? 16 : 0) | (t ? 32 : 0) | (p << 6));
 }
 
-// Returns the descriptor of a run after one more slot (d == 0 starts a run).
-inline uint8_t extend(uint8_t d, int s, const Mode& m) {
+// Returns the descriptor of a run after one more slot; d == 0 starts a run (a host when `host`).
+inline uint8_t extend(uint8_t d, int s, const Mode& m, bool host = false) {
+  host = m.track_p && (d == 0 ? (host || s == kTJ) : d_host(d));
   const int len = std::min(d_len(d) + 1, m.L);
   const bool real = m.track_real ? (d_real(d) || slot_real(s)) : true;
   const bool t = m.track_p && (d_t(d) || s == kTJ);
-  const int p = m.track_p ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
-  return make_desc(len, real, t, p);
+  const int p = host ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
+  return make_desc(len, real, host, t, p);
 }
 
 // Returns true when a run with this descriptor may end here.
 inline bool closable(uint8_t d, const Mode& m) {
-  return d_len(d) == m.L && d_real(d) && (!d_t(d) || d_p(d) >= m.r);
+  return d_len(d) == m.L && d_real(d) && (!d_host(d) || (d_t(d) && d_p(d) >= m.r));
 }
 
 // A colour's open runs: up to 8 descriptors, sorted descending, packed into a word (byte 0 largest).
@@ -74,10 +81,11 @@ inline uint64_t pack(uint8_t* d, int n) {
 }
 
 // One way a colour's runs take the slots of a number: what each old run does (3 bits each: 0 ends,
-// 1 + slot continues with that slot), the rest of the slots start new runs.
+// 1 + slot continues with that slot); the rest of the slots start new runs, of which `hosts` (3 bits
+// per slot kind, from bit 24) are hosts.
 struct Trans {
   uint64_t next;
-  uint32_t actions;
+  uint64_t actions;
 };
 using TransList = std::vector<Trans>;
 
@@ -94,6 +102,8 @@ struct TransHash {
 };
 
 // Returns every distinct next state of a colour's runs, given the slots of its next number.
+// Dominated moves are left out: ending a run while a new ordinary run starts in the same colour is
+// never better than continuing the old run with that slot (the longer run can do all the new one can).
 const TransList& transitions(uint64_t state, const int slots[kSlots], const Mode& m) {
   thread_local std::unordered_map<TransKey, TransList, TransHash> cache;
   uint32_t rest = m.id() << 16;
@@ -106,27 +116,54 @@ const TransList& transitions(uint64_t state, const int slots[kSlots], const Mode
   int rem[kSlots];
   std::copy(slots, slots + kSlots, rem);
   int act[8] = {0};
+  int hosts[kSlots] = {0};
+  auto emit = [&]() {
+    uint8_t next[16];
+    int n = 0;
+    bool closed_plain = false, closed_host = false;
+    for (int j = 0; j < k; ++j) {
+      if (act[j] != 0) {
+        next[n++] = extend(old[j], act[j] - 1, m);
+      } else {
+        (d_host(old[j]) ? closed_host : closed_plain) = true;
+      }
+    }
+    int fresh_runs = 0, fresh_plain = 0;
+    for (int s = 0; s < kSlots; ++s) {
+      fresh_runs += rem[s];
+      fresh_plain += s == kTJ ? 0 : rem[s] - hosts[s];
+    }
+    if (n + fresh_runs > 8) return;
+    if ((closed_plain || closed_host) && fresh_runs > 0 && (closed_host || fresh_plain > 0)) return;
+    for (int s = 0; s < kSlots; ++s) {
+      for (int r = 0; r < rem[s] && n < 8; ++r) next[n++] = extend(0, s, m, r < hosts[s]);
+    }
+    const uint64_t ns = pack(next, n);
+    for (const Trans& t : out) {
+      if (t.next == ns) return;
+    }
+    uint64_t a = 0;
+    for (int j = 0; j < k; ++j) a |= static_cast<uint64_t>(act[j]) << (3 * j);
+    for (int s = 0; s < kSlots; ++s) a |= static_cast<uint64_t>(hosts[s]) << (24 + 3 * s);
+    out.push_back(Trans{ns, a});
+  };
+  // Which new runs (other than those started by a free table joker) are hosts.
+  auto choose_hosts = [&](auto&& self, int s) -> void {
+    if (s == kSlots) {
+      emit();
+      return;
+    }
+    const int most = (m.track_p && s != kTJ) ? rem[s] : 0;
+    for (int h = 0; h <= most; ++h) {
+      hosts[s] = h;
+      self(self, s + 1);
+    }
+    hosts[s] = 0;
+  };
   // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
   auto rec = [&](auto&& self, int i) -> void {
     if (i == k) {
-      uint8_t next[16];
-      int n = 0;
-      for (int j = 0; j < k; ++j) {
-        if (act[j] != 0) next[n++] = extend(old[j], act[j] - 1, m);
-      }
-      int total = n;
-      for (int s = 0; s < kSlots; ++s) total += rem[s];
-      if (total > 8) return;
-      for (int s = 0; s < kSlots; ++s) {
-        for (int r = 0; r < rem[s] && n < 8; ++r) next[n++] = extend(0, s, m);
-      }
-      const uint64_t ns = pack(next, n);
-      for (const Trans& t : out) {
-        if (t.next == ns) return;
-      }
-      uint32_t a = 0;
-      for (int j = 0; j < k; ++j) a |= static_cast<uint32_t>(act[j]) << (3 * j);
-      out.push_back(Trans{ns, a});
+      choose_hosts(choose_hosts, 0);
       return;
     }
     const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
@@ -135,7 +172,7 @@ const TransList& transitions(uint64_t state, const int slots[kSlots], const Mode
       self(self, i + 1);
     }
     for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
-      if (rem[s] == 0) continue;
+      if (rem[s] == 0 || (s == kTJ && m.track_p && !d_host(old[i]))) continue;
       --rem[s];
       act[i] = s + 1;
       self(self, i + 1);
@@ -252,7 +289,42 @@ struct Input {
   bool usage = false;                      // key states by the rack tiles used (to enumerate plays)
   uint8_t bit[kMaxColours][kMaxN] = {};    // first usage bit of each rack tile
   bool require_play = true;                // at least one rack tile
+  // Derived by prepare(): slots available per tile, and the most the rack tiles after each sweep
+  // position could still add to the score (tiles that fit in no meld at all count nothing).
+  uint8_t avail[kMaxColours][kMaxN + 2] = {};
+  int64_t suffix[kMaxN * kMaxColours + 1] = {};
+  int64_t wj_max = 0;
 };
+
+// Fills the derived fields of an input.
+void prepare(Input& in) {
+  const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len;
+  const int J = in.jr + in.jt;
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= N; ++n) in.avail[c][n] = static_cast<uint8_t>(in.tr[c][n] + in.vt[c][n] + in.rr[c][n]);
+  }
+  auto fits = [&](int c, int n) {
+    int others = 0;
+    for (int x = 0; x < C; ++x) others += (x != c && in.avail[x][n] > 0) ? 1 : 0;
+    if (L <= C && 1 + others + J >= L) return true;
+    for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1); ++s) {
+      int missing = 0;
+      for (int k = s; k < s + L; ++k) missing += (k != n && in.avail[c][k] == 0) ? 1 : 0;
+      if (missing <= J) return true;
+    }
+    return false;
+  };
+  in.suffix[N * C] = 0;
+  for (int pos = N * C - 1; pos >= 0; --pos) {
+    const int n = pos / C + 1, c = pos % C;
+    in.suffix[pos] = in.suffix[pos + 1] + (in.rr[c][n] > 0 && fits(c, n) ? in.rr[c][n] * in.w_rr[n] : 0);
+  }
+  in.wj_max = 0;
+  for (int n = 1; n <= N; ++n) in.wj_max = std::max(in.wj_max, in.w_rj[n]);
+}
+
+// Returns an upper bound of the score any legal end can reach (before the sweep starts).
+int64_t root_bound(const Input& in) { return in.suffix[0] + in.jr * in.wj_max; }
 
 struct State {
   uint64_t cs[kMaxColours];
@@ -333,7 +405,8 @@ struct Outcome {
 
 class Programme {
  public:
-  Programme(const Input& in, SearchStats* stats) : in_(in), stats_(stats) {}
+  // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
+  Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN) : in_(in), stats_(stats), floor_(floor) {}
 
   // Runs the sweep; afterwards finals() lists the nodes that end legally.
   void run() {
@@ -349,6 +422,10 @@ class Programme {
     }
     last_ = li;
     if (stats_ != nullptr) ++stats_->runs;
+#ifdef RUMMIKUB_TRACE
+    for (size_t k = 0; k <= last_; ++k) fprintf(stderr, "%zu ", layers_[k].nodes.size());
+    fprintf(stderr, "\n");
+#endif
   }
 
   // Returns the indices of the last layer's nodes that end legally.
@@ -379,14 +456,47 @@ class Programme {
   void colour_step(const Layer& from, Layer& to, int n, int c);
   void group_step(const Layer& from, Layer& to, int n);
 
+  // Returns false when the runs of colour c can no longer all be finished (too few slots ahead).
+  bool runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const;
+
   const Input& in_;
   SearchStats* stats_;
+  int64_t floor_;
   std::vector<Layer> layers_;
   size_t last_ = 0;
 };
 
+bool Programme::runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const {
+  uint8_t d[8];
+  const int k = unpack(cs, d);
+  int need1 = 0, need2 = 0;  // runs that must go on at n + 1, and at n + 2
+  for (int j = 0; j < k; ++j) {
+    need1 += closable(d[j], in_.mode) ? 0 : 1;
+    need2 += in_.mode.L - d_len(d[j]) >= 2 ? 1 : 0;
+  }
+  if (need1 == 0) return true;
+  if (n + 1 > in_.p.numbers || need1 > in_.avail[c][n + 1] + jokers_left) return false;
+  if (need2 > 0 && (n + 2 > in_.p.numbers || need2 > in_.avail[c][n + 2] + jokers_left)) return false;
+  return true;
+}
+
 void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   to.reset(from.nodes.size() * 2);
+  const int pos = (n - 1) * in_.p.colours + c;
+  // Tiles promised to groups need enough company: at least L members for each of max-per-colour groups.
+  auto groups_possible = [&](uint64_t g, int upto, int num, int jokers_left) {
+    int members = 0, most = 0;
+    for (int x = 0; x <= upto; ++x) {
+      const int k = g_get(g, x, 0) + g_get(g, x, 1) + g_get(g, x, 2);
+      members += k;
+      most = std::max(most, k);
+    }
+    // With G >= most groups, each later colour adds at most G members while the need grows by L a group,
+    // so G = most is the loosest case whenever fewer than L colours are left.
+    const bool cap = in_.p.colours - upto - 1 <= in_.mode.L;
+    for (int x = upto + 1; x < in_.p.colours; ++x) members += cap ? std::min<int>(in_.avail[x][num], most) : in_.avail[x][num];
+    return members + jokers_left >= in_.mode.L * most;
+  };
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
@@ -408,10 +518,14 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 const TransList& tl = transitions(x.s.cs[c], slots, in_.mode);
                 if (tl.empty()) continue;
                 const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
+                const int jokers_left = jr_left - yr + jt_left - yt;
+                if (score + in_.suffix[pos + 1] + (jr_left - yr) * in_.wj_max < floor_) continue;
+                if (g2 != 0 && !groups_possible(g2, c, n, jokers_left)) continue;
                 const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
                 const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv);
                 const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | yr << 16 | yt << 20);
                 for (const Trans& t : tl) {
+                  if (!runs_can_finish(t.next, c, n, jokers_left)) continue;
                   Node y{x.s, score, static_cast<int32_t>(idx), info, &t};
                   y.s.cs[c] = t.next;
                   y.s.mask = mask;
@@ -443,9 +557,10 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
       for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
         if (stats_ != nullptr) ++stats_->transitions;
+        const int64_t score = x.score + gr * in_.w_rj[n];
+        if (score + in_.suffix[n * in_.p.colours] + (in_.jr - jru - gr) * in_.wj_max < floor_) continue;
         if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
-        Node y{x.s, x.score + gr * in_.w_rj[n], static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4),
-               nullptr};
+        Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), nullptr};
         y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0);
         to.offer(y);
       }
@@ -503,7 +618,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         }
       }
       for (int s = 0; s < kSlots; ++s) {
-        for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode), n, {s}});
+        const int hosts = static_cast<int>((x.trans->actions >> (24 + 3 * s)) & 7);
+        for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode, k < hosts), n, {s}});
       }
       std::stable_sort(next.begin(), next.end(), [](const RunBuild& p, const RunBuild& q) { return p.desc > q.desc; });
       runs[c] = std::move(next);
@@ -707,6 +823,7 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
     Input in = opening_input(rack, rules);
     set_weights(in, obj, rules.joker_penalty);
     if (usage) set_usage(in, rack);
+    prepare(in);
     inputs.push_back(in);
     return inputs;
   }
@@ -727,13 +844,17 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
   } else {
     joker_inputs(table, base, rules, !opening, joker_options);
   }
-  if (!opening) return joker_options;
+  if (!opening) {
+    for (Input& in : joker_options) prepare(in);
+    return joker_options;
+  }
   // Opening with extension: some sub-multiset P1 of the rack must open on its own. Enumerate the minimal
   // such P1 and force each onto the table in turn.
   Input open_in = opening_input(rack, rules);
   if (!rules.joker_in_opening) open_in.jr = 0;
   set_weights(open_in, Objective::Tiles, rules.joker_penalty);
   set_usage(open_in, rack);
+  prepare(open_in);
   Programme prog(open_in, stats);
   prog.run();
   std::vector<TileSet> subsets;
@@ -760,6 +881,7 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
         }
       }
       in.jr_min = std::max(in.jr_min, p1.jokers);
+      prepare(in);
       inputs.push_back(in);
     }
   }
@@ -803,6 +925,7 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   in.jt = tiles.jokers;
   in.require_play = false;
   finish_mode(in);
+  prepare(in);
   Programme prog(in, stats);
   prog.run();
   const std::vector<size_t> f = prog.finals();
@@ -824,22 +947,33 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
 }
 
 namespace {
-// Runs every input and keeps the best final node (the first one on ties: deterministic).
+// Runs every input and keeps the best final node (the first one on ties: deterministic). Each input
+// runs with a floor just under its bound first, then lower floors until a legal end appears: any end
+// found above the floor is optimal, because only nodes that could not reach the floor were dropped.
 bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
              SearchStats* stats) {
   bool found = false;
   for (const Input& in : inputs) {
-    Programme prog(in, stats);
-    prog.run();
-    size_t best = 0;
-    bool any = false;
-    for (size_t f : prog.finals()) {
-      if (!any || prog.final_node(f).score > prog.final_node(best).score) best = f;
-      any = true;
-    }
-    if (any && (!found || prog.final_node(best).score > out.key)) {
-      out = make_result(prog, best, table, untouched);
-      found = true;
+    const int64_t lo = found ? out.key + 1 : 1;
+    const int64_t ub = root_bound(in);
+    if (ub < lo) continue;
+    for (int64_t delta = int64_t{1} << 20;; delta *= 4) {
+      const int64_t floor = std::max(lo, ub - delta);
+      Programme prog(in, stats, floor);
+      prog.run();
+      size_t best = 0;
+      bool any = false;
+      for (size_t f : prog.finals()) {
+        if (prog.final_node(f).score < floor) continue;
+        if (!any || prog.final_node(f).score > prog.final_node(best).score) best = f;
+        any = true;
+      }
+      if (any) {
+        out = make_result(prog, best, table, untouched);
+        found = true;
+        break;
+      }
+      if (floor == lo) break;
     }
   }
   return found;
