@@ -84,7 +84,7 @@ def table_to_text(table: Table) -> str:
 
     >>> from rummikub import Colour
     >>> table_to_text(Table([Meld.group(7, [Colour.BLACK], jokers=2), Meld.parse("R5 J R7")]))
-    'group:K7 J J | R5 J R7'
+    'KJJ7 | R5 J R7'
     """
     return " | ".join(_meld_text(m) for m in table)
 

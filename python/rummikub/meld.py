@@ -18,9 +18,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Union, overload
 
 from . import _core
-from ._errors import InvalidMeldError, InvalidNotationError
+from ._errors import InvalidMeldError, InvalidNotationError, RummikubError
 from .rules import RuleSet
-from .tiles import JOKER, Colour, Tile, TileLike, TileSet, _as_tile, parse_tokens
+from .tiles import (
+    JOKER,
+    Colour,
+    Tile,
+    TileLike,
+    TileSet,
+    _as_tile,
+    _is_group_token,
+    _iterable,
+    _rules_arg,
+    parse_tokens,
+)
 
 __all__ = ["MeldKind", "Meld", "Table"]
 
@@ -55,8 +66,8 @@ class Meld:
         Raises :class:`InvalidMeldError` naming the tiles and the reason when they form no meld."""
         if isinstance(tiles, str):
             raise InvalidNotationError(f"use Meld.parse({tiles!r}) to read notation")
-        seq = [_as_tile(t) for t in tiles]
-        rules = rules or _STANDARD
+        rules = _rules_arg(rules) or _STANDARD
+        seq = [_as_tile(t, rules) for t in _iterable(tiles, "a Meld is made from an iterable of tiles", InvalidMeldError)]
         try:
             core = _core.read_meld([t.code for t in seq], rules.params)
         except ValueError as exc:
@@ -78,22 +89,35 @@ class Meld:
     def parse(cls, text: str, rules: RuleSet | None = None) -> Meld:
         """Reads one meld in notation: ``R5 J R7``, ``R1-5``, ``KBO7``, ``K7 B7 J``.
 
+        Tiles are read in order, as :class:`Meld` does: ``K7 J J`` is the run K7 K8 K9. A single group
+        shorthand token is always a group, and may hold jokers: ``KJJ7`` is the group of 7s with two jokers
+        (``str()`` writes such a group that way, so that it reads back as a group).
+
+        >>> Meld.parse("K7 J J").kind, Meld.parse("KJJ7").kind
+        (<MeldKind.RUN: 'run'>, <MeldKind.GROUP: 'group'>)
         >>> Meld.parse("R12 R13 R1")
         Traceback (most recent call last):
         ...
         rummikub._errors.InvalidMeldError: 'R12 R13 R1' is not a valid set: a run cannot wrap from the top number back to 1
         """
-        tiles: list[Tile] = []
-        for parsed, _token, _pos in parse_tokens(text, rules):
-            tiles.extend(parsed)
+        tokens = list(parse_tokens(text, rules))
+        tiles = [t for parsed, _token, _pos in tokens for t in parsed]
         if not tiles:
             raise InvalidNotationError(f"{text!r} holds no tiles")
+        if len(tokens) == 1 and _is_group_token(tokens[0][1]):
+            real = [t for t in tiles if not t.is_joker]
+            try:
+                return cls.group(real[0].number or 0, [t.colour for t in real if t.colour is not None],
+                                 jokers=len(tiles) - len(real), rules=rules)
+            except InvalidMeldError as exc:
+                reason = str(exc).split(" is not a valid set: ", 1)[-1]
+                raise InvalidMeldError(f"{text!r} ({' '.join(map(str, tiles))}) is not a valid group: {reason}") from None
         try:
             return cls(tiles, rules)
         except InvalidMeldError as exc:
             if " ".join(map(str, tiles)).upper() == " ".join(text.split()).upper():
                 raise
-            raise InvalidMeldError(f"{text!r} ({' '.join(map(str, tiles))}) {str(exc).split(' is ', 1)[1]}") from None
+            raise InvalidMeldError(f"{text!r} ({' '.join(map(str, tiles))}) is {str(exc).split(' is ', 1)[1]}") from None
 
     @classmethod
     def run(cls, colour: Colour | int, start: int, length: int, jokers: Iterable[int] = (),
@@ -104,9 +128,11 @@ class Meld:
         'R5 J R7'
         """
         mask = 0
-        for slot in jokers:
-            if not isinstance(slot, int) or not 0 <= slot < max(length, 0) or slot >= 32:
-                raise InvalidMeldError(f"joker slot {slot!r} is outside a run of {length} tiles")
+        for slot in _iterable(jokers, "jokers must be an iterable of joker slots", InvalidMeldError):
+            if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < min(_int_or(length), 32):
+                raise InvalidMeldError(f"joker slot {slot!r} is outside a run of {length!r} tiles")
+            if mask >> slot & 1:
+                raise InvalidMeldError(f"joker slot {slot} is named twice in a run of {length!r} tiles")
             mask |= 1 << slot
         return cls._make(_core.MeldKind.RUN, colour, start, length, mask, 0, rules,
                          f"run of {length} from {start}")
@@ -120,7 +146,7 @@ class Meld:
         'K7 R7 J'
         """
         mask = 0
-        cols = list(colours)
+        cols = list(_iterable(colours, f"group of {number!r}: colours must be an iterable of Colour", InvalidMeldError))
         for c in cols:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(Colour):
                 raise InvalidMeldError(f"group colour {c!r} is not a Colour")
@@ -138,8 +164,9 @@ class Meld:
         for name, value in (("colour", colour), ("number", number), ("length", length)):
             if isinstance(value, bool) or not isinstance(value, int) or not -1 <= value <= 64:
                 raise InvalidMeldError(f"{what}: {name} must be a small int, got {value!r}")
+        params = (_rules_arg(rules) or _STANDARD).params
         try:
-            core = _core.make_meld(kind, int(colour), number, length, slots, mask, (rules or _STANDARD).params)
+            core = _core.make_meld(kind, int(colour), number, length, slots, mask, params)
         except (ValueError, TypeError) as exc:
             raise InvalidMeldError(f"{what} is not a valid set: {exc}") from None
         return cls._wrap(core)
@@ -218,6 +245,10 @@ class Meld:
         raise AttributeError("Meld is immutable")
 
     def __str__(self) -> str:
+        m = self._m
+        if m.kind == _core.MeldKind.GROUP and m.jokers() and len(self._tiles) - m.jokers() == 1:
+            # "K7 J J" would read back as the run K7 K8 K9: the group shorthand keeps it a group.
+            return f"{Colour(m.colours.bit_length() - 1).letter}{'J' * m.jokers()}{m.number}"
         return " ".join(map(str, self._tiles))
 
     def __repr__(self) -> str:
@@ -225,6 +256,10 @@ class Meld:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_meld, (self.key,))
+
+
+def _int_or(value: object, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _rebuild_meld(key: tuple[int, ...]) -> Meld:
@@ -256,7 +291,7 @@ class Table(Sequence[Meld]):
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
         if isinstance(melds, str):
             raise InvalidNotationError(f"use Table.parse({melds!r}) to read notation")
-        items = tuple(melds)
+        items = tuple(_iterable(melds, "a Table is made from an iterable of Meld objects", InvalidMeldError))
         for m in items:
             if not isinstance(m, Meld):
                 raise InvalidMeldError(f"a Table holds Meld objects, got {type(m).__name__} {m!r}")
@@ -282,8 +317,8 @@ class Table(Sequence[Meld]):
                 raise InvalidNotationError(f"empty meld {i} in {text!r}")
             try:
                 melds.append(Meld.parse(piece, rules))
-            except InvalidMeldError as exc:
-                raise InvalidMeldError(f"meld {i} of {text!r}: {exc}") from None
+            except RummikubError as exc:
+                raise type(exc)(f"meld {i} of {text!r}: {exc}") from None
         table = cls(melds)
         if rules is not None:
             table.tiles().check(rules, what=f"table {text!r}")

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._errors import InvalidNotationError, InvalidTileError, TileCountError
+from ._errors import InvalidNotationError, InvalidTileError, RummikubError, TileCountError
 
 if TYPE_CHECKING:
     from .rules import RuleSet
@@ -55,6 +55,12 @@ class Colour(enum.IntEnum):
 
 _MAX_NUMBERS: int = _core.MAX_NUMBERS
 _JOKER_CODE: int = _core.JOKER
+_MAX_JOKER_VALUE = 1_000_000
+
+
+def _is_int(x: object) -> bool:
+    """True for an int or a numpy integer, False for bool, float, str and everything else."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 class Tile:
@@ -73,19 +79,23 @@ class Tile:
     _interned: dict[int, Tile] = {}
 
     def __new__(cls, colour: Colour | int, number: int) -> Tile:
-        if isinstance(colour, bool) or not isinstance(colour, int) or not 0 <= colour < len(Colour):
+        if not _is_int(colour) or not 0 <= colour < len(Colour):
             raise InvalidTileError(f"colour must be a Colour (0..3), got {colour!r}")
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= _MAX_NUMBERS:
+        if not _is_int(number) or not 1 <= number <= _MAX_NUMBERS:
             raise InvalidTileError(f"tile number must be an int in 1..{_MAX_NUMBERS}, got {number!r}")
-        return cls.from_code(int(colour) * _MAX_NUMBERS + number - 1)
+        return cls.from_code(int(colour) * _MAX_NUMBERS + int(number) - 1)
 
     @classmethod
     def from_code(cls, code: int) -> Tile:
         """The tile with the core's code (``colour * 16 + number - 1``; 64 is the joker)."""
-        tile = cls._interned.get(code)
+        tile = cls._interned.get(code) if type(code) is int else None
         if tile is None:
-            if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= _JOKER_CODE:
+            if not _is_int(code) or not 0 <= code <= _JOKER_CODE:
                 raise InvalidTileError(f"tile code must be an int in 0..{_JOKER_CODE}, got {code!r}")
+            code = int(code)
+            tile = cls._interned.get(code)
+            if tile is not None:
+                return tile
             tile = object.__new__(cls)
             object.__setattr__(tile, "_code", code)
             cls._interned[code] = tile
@@ -107,7 +117,13 @@ class Tile:
         """
         if not isinstance(text, str):
             raise InvalidNotationError(f"a tile must be given as a string, got {type(text).__name__} {text!r}")
-        return _parse_tile(text.strip(), text, 0, rules)
+        rules = _rules_arg(rules)
+        token = text.strip()
+        if not token:
+            raise InvalidNotationError(f"{text!r} holds no tile (expected one tile like R10, or J for a joker)")
+        if len(token.split()) > 1:
+            raise InvalidNotationError(f"{text!r} holds more than one tile (use TileSet.parse for several)")
+        return _parse_tile(token, text, 0, rules)
 
     @property
     def code(self) -> int:
@@ -131,6 +147,7 @@ class Tile:
 
     def value(self, joker_value: int = 30) -> int:
         """The tile's value on a rack: its number, or ``joker_value`` for a joker."""
+        _check_joker_value(joker_value)
         return joker_value if self.is_joker else self._code % _MAX_NUMBERS + 1
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -142,6 +159,8 @@ class Tile:
         return f"{'KBOR'[self._code // _MAX_NUMBERS]}{self._code % _MAX_NUMBERS + 1}"
 
     def __repr__(self) -> str:
+        if not self.is_joker and self._code % _MAX_NUMBERS >= 13:
+            return f"Tile(Colour.{Colour(self._code // _MAX_NUMBERS).name}, {self._code % _MAX_NUMBERS + 1})"
         return f"Tile.parse({str(self)!r})"
 
     def __hash__(self) -> int:
@@ -168,19 +187,38 @@ JOKER = Tile.joker()
 """The joker tile."""
 
 _TOKEN = re.compile(r"\S+")
-_TILE = re.compile(r"([A-Za-z])(\d+)")
-_RUN = re.compile(r"([A-Za-z])(\d+)-(\d+)")
-_GROUP = re.compile(r"([A-Za-z]{2,})(\d+)")
+_TILE = re.compile(r"([A-Za-z])([0-9]+)")
+_RUN = re.compile(r"([A-Za-z])([0-9]+)-([0-9]+)")
+_GROUP = re.compile(r"([A-Za-z]{2,})([0-9]+)")
 
 
 def _where(source: str, pos: int) -> str:
     return f" at position {pos} of {source!r}" if len(source.split()) > 1 else ""
 
 
-def _check_number(number: int, token: str, rules: RuleSet | None) -> None:
+def _check_joker_value(joker_value: object) -> None:
+    if not _is_int(joker_value) or not 0 <= joker_value <= _MAX_JOKER_VALUE:  # type: ignore[operator]
+        raise RummikubError(f"joker_value must be an int in 0..{_MAX_JOKER_VALUE}, got {joker_value!r}")
+
+
+def _rules_arg(rules: object) -> RuleSet | None:
+    """Returns ``rules`` when it is a RuleSet or None; raises RummikubError naming it otherwise."""
+    if rules is None:
+        return None
+    from .rules import RuleSet
+
+    if not isinstance(rules, RuleSet):
+        raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__} {rules!r}")
+    return rules
+
+
+def _number(digits: str, token: str, rules: RuleSet | None) -> int:
+    """The number written as ``digits`` in ``token``; InvalidTileError unless it is in 1..rules.numbers."""
     top = rules.numbers if rules is not None else 13
+    number = int(digits) if len(digits) <= 9 else -1  # never converts a huge digit string
     if not 1 <= number <= top:
-        raise InvalidTileError(f"{token!r}: number {number} is outside 1..{top}")
+        raise InvalidTileError(f"{token!r}: number {digits} is outside 1..{top}")
+    return number
 
 
 def _check_colour(colour: Colour, token: str, rules: RuleSet | None) -> None:
@@ -201,41 +239,52 @@ def _parse_tile(token: str, source: str, pos: int, rules: RuleSet | None) -> Til
     except InvalidNotationError:
         raise InvalidNotationError(f"{token!r}{_where(source, pos)}: unknown colour {m.group(1)!r} "
                                    "(expected K, B, O or R, or J for a joker)") from None
-    number = int(m.group(2))
     _check_colour(colour, token, rules)
-    _check_number(number, token, rules)
-    return Tile(colour, number)
+    return Tile(colour, _number(m.group(2), token, rules))
 
 
 def parse_tokens(text: str, rules: RuleSet | None = None) -> Iterator[tuple[list[Tile], str, int]]:
     """Yields, for each whitespace-separated token of ``text``, the tiles it stands for, the token and its
-    position. Accepts single tiles (``R10``, ``J``), runs (``R1-5``) and groups (``KBO7``)."""
+    position. Accepts single tiles (``R10``, ``J``), runs (``R1-5``) and groups (``KBO7``; ``J`` letters are
+    jokers: ``KJJ7`` is K7 and two jokers). Commas may separate tokens too."""
     if not isinstance(text, str):
         raise InvalidNotationError(f"expected a string of tiles, got {type(text).__name__} {text!r}")
+    rules = _rules_arg(rules)
+    if "," in text:
+        pos = 0
+        for piece in text.split(","):
+            if not piece.strip():
+                raise InvalidNotationError(f"empty item at position {pos} of {text!r} (a stray comma)")
+            pos += len(piece) + 1
     for m in _TOKEN.finditer(text.replace(",", " ")):
         token, pos = m.group(), m.start()
         run = _RUN.fullmatch(token)
         group = _GROUP.fullmatch(token)
         if run is not None:
             colour = _colour_in(run.group(1), token, text, pos)
-            lo, hi = int(run.group(2)), int(run.group(3))
             _check_colour(colour, token, rules)
-            _check_number(lo, token, rules)
-            _check_number(hi, token, rules)
+            lo, hi = _number(run.group(2), token, rules), _number(run.group(3), token, rules)
             if hi < lo:
                 raise InvalidNotationError(f"{token!r}{_where(text, pos)}: a run goes upwards (13 never wraps to 1)")
             yield [Tile(colour, n) for n in range(lo, hi + 1)], token, pos
-        elif group is not None and group.group(1).upper() != "J":
-            number = int(group.group(2))
-            colours = [_colour_in(letter, token, text, pos) for letter in group.group(1)]
+        elif group is not None:
+            letters = group.group(1)
+            colours = [_colour_in(letter, token, text, pos) for letter in letters if letter.upper() != "J"]
+            if not colours:
+                raise InvalidNotationError(f"{token!r}{_where(text, pos)}: a group needs a colour letter")
             if len(set(colours)) != len(colours):
                 raise InvalidNotationError(f"{token!r}{_where(text, pos)}: a group names each colour once")
             for colour in colours:
                 _check_colour(colour, token, rules)
-            _check_number(number, token, rules)
-            yield [Tile(colour, number) for colour in colours], token, pos
+            number = _number(group.group(2), token, rules)
+            yield [Tile(colour, number) for colour in colours] + [JOKER] * (len(letters) - len(colours)), token, pos
         else:
             yield [_parse_tile(token, text, pos, rules)], token, pos
+
+
+def _is_group_token(token: str) -> bool:
+    """True for the group shorthand (``KBO7``, ``KJJ7``)."""
+    return _GROUP.fullmatch(token) is not None
 
 
 def _colour_in(letter: str, token: str, source: str, pos: int) -> Colour:
@@ -268,13 +317,11 @@ class TileSet:
     def __init__(self, tiles: Iterable[TileLike] = ()) -> None:
         if isinstance(tiles, str):
             raise InvalidNotationError(f"use TileSet.parse({tiles!r}) to read notation")
-        codes = []
-        for t in tiles:
-            codes.append(_as_tile(t).code)
+        codes = [_as_tile(t).code for t in _iterable(tiles, "a TileSet is made from an iterable of tiles")]
         try:
             core = _core.TileSet(codes)
-        except ValueError as exc:
-            raise TileCountError(str(exc)) from None
+        except ValueError:
+            raise TileCountError(_too_many(codes)) from None
         object.__setattr__(self, "_s", core)
 
     @classmethod
@@ -306,18 +353,30 @@ class TileSet:
         >>> TileSet.from_counts(TileSet.parse("R2 R2 J").to_counts())
         TileSet.parse('R2 R2 J')
         """
-        arr = np.asarray(counts)
-        if arr.dtype.kind not in "iu":
-            raise TileCountError(f"counts must be an integer array, got dtype {arr.dtype}")
         try:
-            return cls._wrap(_core.TileSet.from_counts(arr.astype(np.int64, copy=False)))
-        except ValueError as exc:
-            raise TileCountError(str(exc)) from None
+            arr = np.asarray(counts)
+        except (TypeError, ValueError) as exc:  # ragged nested lists
+            raise TileCountError(f"counts must be an integer array of length {_JOKER_CODE + 1}, "
+                                 f"got {type(counts).__name__} ({exc})") from None
+        if arr.dtype.kind not in "iu":
+            raise TileCountError(f"counts must be an integer array of length {_JOKER_CODE + 1}, "
+                                 f"got {type(counts).__name__} of dtype {arr.dtype}")
+        if arr.shape != (_JOKER_CODE + 1,):
+            raise TileCountError(f"counts must be a 1-d array of length {_JOKER_CODE + 1} indexed by tile code, "
+                                 f"got shape {arr.shape}")
+        bad = np.flatnonzero((arr < 0) | (arr > _core.MAX_COUNT))
+        if bad.size:
+            raise TileCountError(f"count {arr[bad[0]]} at code {bad[0]} ({Tile.from_code(int(bad[0]))}) "
+                                 f"is outside 0..{_core.MAX_COUNT}")
+        return cls._wrap(_core.TileSet.from_counts(arr.astype(np.int64)))
 
     @classmethod
     def full(cls, rules: RuleSet) -> TileSet:
         """Every tile of a rule set (106 in the standard game)."""
-        return cls._wrap(rules.params.full_set())
+        checked = _rules_arg(rules)
+        if checked is None:
+            raise RummikubError("TileSet.full needs a RuleSet, got None")
+        return cls._wrap(checked.params.full_set())
 
     def to_counts(self) -> npt.NDArray[np.uint8]:
         """A length-65 ``uint8`` array: the count of each tile code (``Tile.code``; 64 is the joker)."""
@@ -326,7 +385,10 @@ class TileSet:
 
     def check(self, rules: RuleSet, what: str = "tile set") -> None:
         """Raises :class:`TileCountError` unless every tile exists in ``rules`` within its number of copies."""
-        if not self._s.fits(rules.params):
+        checked = _rules_arg(rules)
+        if checked is None:
+            raise RummikubError("TileSet.check needs a RuleSet, got None")
+        if not self._s.fits(checked.params):
             full = TileSet.full(rules)
             bad = [str(t) for t in sorted(set(self)) if self.count(t) > full.count(t)]
             raise TileCountError(f"{what} holds more copies than the rule set has of: {' '.join(bad)}")
@@ -337,6 +399,7 @@ class TileSet:
 
     def value(self, joker_value: int = 30) -> int:
         """The sum of the numbers, each joker counting ``joker_value`` (the rack penalty by default)."""
+        _check_joker_value(joker_value)
         return int(self._s.value(joker_value))
 
     @property
@@ -369,8 +432,8 @@ class TileSet:
             return NotImplemented
         try:
             return TileSet._wrap(self._s.sum(other._s))
-        except ValueError as exc:
-            raise TileCountError(str(exc)) from None
+        except ValueError:
+            raise TileCountError(f"{self!r} | {other!r}: " + _too_many(self._s.codes() + other._s.codes())) from None
 
     __add__ = __or__
 
@@ -379,7 +442,8 @@ class TileSet:
             return NotImplemented
         if not self._s.contains(other._s):
             missing = other._wrap(other._s.difference(other._s.intersection(self._s)))
-            raise TileCountError(f"cannot remove {other}: {self} lacks {missing}")
+            raise TileCountError(f"cannot remove {other or '(no tiles)'} from {self or '(no tiles)'}: "
+                                 f"it lacks {missing}")
         return TileSet._wrap(self._s.difference(other._s))
 
     def __and__(self, other: TileSet) -> TileSet:
@@ -422,6 +486,9 @@ class TileSet:
         return " ".join(map(str, self))
 
     def __repr__(self) -> str:
+        tiles = self.tiles()
+        if any(not t.is_joker and t.code % _MAX_NUMBERS >= 13 for t in tiles):  # not standard notation
+            return f"TileSet([{', '.join(map(repr, tiles))}])"
         return f"TileSet.parse({str(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -441,9 +508,26 @@ def _tileset_from_codes(codes: tuple[int, ...]) -> TileSet:
     return TileSet(Tile.from_code(c) for c in codes)
 
 
-def _as_tile(t: object) -> Tile:
+def _too_many(codes: list[int]) -> str:
+    counts: dict[int, int] = {}
+    for c in codes:
+        counts[c] = counts.get(c, 0) + 1
+    over = [f"{n} x {Tile.from_code(c)}" for c, n in sorted(counts.items()) if n > _core.MAX_COUNT]
+    return f"a TileSet holds at most {_core.MAX_COUNT} copies of one tile, got {', '.join(over)}"
+
+
+def _iterable(obj: Any, what: str, error: type[RummikubError] = InvalidTileError) -> Iterable[Any]:
+    """``obj`` when it can be iterated; ``error`` naming it otherwise."""
+    try:
+        iter(obj)
+    except TypeError:
+        raise error(f"{what}, got {type(obj).__name__} {obj!r}") from None
+    return obj  # type: ignore[no-any-return]
+
+
+def _as_tile(t: object, rules: RuleSet | None = None) -> Tile:
     if isinstance(t, Tile):
         return t
     if isinstance(t, str):
-        return Tile.parse(t, None)
+        return Tile.parse(t, rules)
     raise InvalidTileError(f"expected a Tile or a tile string like 'R10', got {type(t).__name__} {t!r}")

@@ -1,0 +1,22 @@
+"""The examples in the package's docstrings are true: doctest runs over every module of rummikub."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import rummikub
+
+MODULES = sorted(
+    ["rummikub"] + [f"rummikub.{m.name}" for m in pkgutil.iter_modules(rummikub.__path__) if m.name != "__main__"]
+)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctest examples in {name} failed (see above)"
