@@ -269,11 +269,14 @@ def _rebuild_meld(key: tuple[int, ...]) -> Meld:
 
 
 def _slot_tiles(m: _core.Meld) -> tuple[Tile, ...]:
-    if m.kind == _core.MeldKind.RUN:
-        base = m.colour * _MAX_NUMBERS + m.number - 1
-        return tuple(JOKER if m.joker_slots >> i & 1 else Tile.from_code(base + i) for i in range(m.length))
-    real = [Tile(c, m.number) for c in Colour if m.colours >> c & 1]
-    return tuple(real + [JOKER] * (m.length - len(real)))
+    # One call for every field (each pybind11 attribute read costs as much as the whole reading).
+    kind, colour, number, length, joker_slots, colours = m.key()
+    from_code = Tile.from_code
+    if kind == 0:  # a run
+        base = colour * _MAX_NUMBERS + number - 1
+        return tuple(JOKER if joker_slots >> i & 1 else from_code(base + i) for i in range(length))
+    real = [from_code(c * _MAX_NUMBERS + number - 1) for c in range(len(Colour)) if colours >> c & 1]
+    return tuple(real + [JOKER] * (length - len(real)))
 
 
 class Table(Sequence[Meld]):

@@ -395,7 +395,7 @@ class TileSet:
 
     def count(self, tile: TileLike) -> int:
         """How many copies of ``tile`` the set holds."""
-        return int(self._s.count(_as_tile(tile).code))
+        return self._s.count(tile._code if type(tile) is Tile else _as_tile(tile).code)
 
     def value(self, joker_value: int = 30) -> int:
         """The sum of the numbers, each joker counting ``joker_value`` (the rack penalty by default)."""
