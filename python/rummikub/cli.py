@@ -30,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("table", help="the table, e.g. \"R5 J R7 | K7 B7 O7\" (shorthands R1-5 and KBO7 work)")
     check.add_argument("--rules", default="standard", choices=sorted(PRESETS),
                        help="the rule set whose tile counts the table must fit (default: standard)")
+    from .arena import add_arena_parser
+
+    add_arena_parser(sub)
     return parser
 
 
@@ -46,6 +49,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table)
         print(f"value {table.value}, {len(table.tiles())} tiles, {len(table)} sets")
         return 0
+    if args.command == "arena":
+        from .arena import arena_main
+
+        try:
+            return arena_main(args)
+        except RummikubError as exc:
+            print(f"rummikub arena: {exc}", file=sys.stderr)
+            return 1
     raise AssertionError(args.command)  # pragma: no cover - argparse allows only the commands above
 
 

@@ -1,0 +1,157 @@
+"""Computer players: the :class:`Bot` interface, three built-in strengths and a registry.
+
+A bot sees only its own player's :class:`~rummikub.game.PlayerView` (its rack, the table, how many tiles the
+others and the pool hold, who has opened, the public history) and answers with a :data:`Turn`: the whole new
+table (which must hold every table tile plus the rack tiles it plays), ``"draw"`` or ``"pass"``.
+
+=========== =====================================================================================
+``easy``    a beginner: new sets from its own rack only, never touches the table, opens when it can,
+            sometimes overlooks tiles (seeded randomness)
+``medium``  the best play of the exact search every turn (most tiles, full table manipulation)
+``hard``    a strategy on top of the search: tile values kept vs played, holds a joker unless it
+            unloads many tiles, keeps flexible tiles, reads the unseen tiles and samples the opponents'
+            hidden racks to avoid plays that let a nearly finished opponent go out
+=========== =====================================================================================
+
+>>> from rummikub import Game
+>>> game = Game.new(players=2, preset="pressman-2015", seed=3)
+>>> bots = [get_bot("medium", seed=1), get_bot("easy", seed=2)]
+>>> while not game.is_over:
+...     game.apply(bots[game.current_player].choose(game.view(game.current_player)))
+>>> game.outcome.termination.value
+'rummikub'
+
+Write your own bot by subclassing :class:`Bot` (or any object with a ``choose(view)`` method) and register it
+with :func:`register_bot`, or name it ``"package.module:ClassName"`` wherever a bot name is accepted.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import random
+from collections.abc import Callable
+from typing import Literal, Protocol, Union, runtime_checkable
+
+from .._errors import RummikubError
+from ..game import PlayerView
+from ..meld import Table
+
+__all__ = ["Bot", "BotLike", "Turn", "BOTS", "get_bot", "register_bot", "bot_names", "fallback"]
+
+Turn = Union[Table, Literal["draw", "pass"]]
+"""A bot's answer: the whole new table (a play), ``"draw"`` or ``"pass"`` (only with an empty pool)."""
+
+
+@runtime_checkable
+class BotLike(Protocol):
+    """Anything with ``choose(view) -> Turn`` can sit at the table (the arena only calls ``choose``)."""
+
+    def choose(self, view: PlayerView) -> Turn:
+        """The turn to play from this view."""
+        ...
+
+
+class Bot(abc.ABC):
+    """Base class of the built-in bots. ``seed`` fixes every random choice the bot makes, so a bot gives the
+    same answers to the same views whatever machine or process it runs in.
+
+    >>> class Drawer(Bot):
+    ...     name = "drawer"
+    ...     def choose(self, view):
+    ...         return fallback(view)
+    >>> Drawer(seed=1).name
+    'drawer'
+    """
+
+    name: str = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abc.abstractmethod
+    def choose(self, view: PlayerView) -> Turn:
+        """The turn to play: a whole new table, ``"draw"`` or ``"pass"``. ``view`` is the bot's own view."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"
+
+
+def fallback(view: PlayerView) -> Turn:
+    """What to do without a play: ``"draw"`` while the pool holds tiles, else ``"pass"``.
+
+    >>> from rummikub import Game
+    >>> fallback(Game.new(players=2, seed=1).view(0))
+    'draw'
+    """
+    return "draw" if view.pool_size > 0 else "pass"
+
+
+BotFactory = Callable[[Union[int, None]], BotLike]
+BOTS: dict[str, BotFactory] = {}
+"""The registered bots by name (``easy``, ``medium``, ``hard`` and whatever :func:`register_bot` added)."""
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Makes ``factory(seed)`` available as ``get_bot(name, seed)`` (and in ``rummikub arena --players``).
+
+    >>> register_bot("my-medium", lambda seed: get_bot("medium", seed))
+    >>> get_bot("my-medium", 1).name
+    'medium'
+    >>> del BOTS["my-medium"]
+    """
+    if not isinstance(name, str) or not name or any(c in name for c in ", :"):
+        raise RummikubError(f"a bot name is a non-empty string without ',', ':' or spaces, got {name!r}")
+    if not callable(factory):
+        raise RummikubError(f"bot {name!r}: the factory must be callable, got {factory!r}")
+    BOTS[name] = factory
+
+
+def bot_names() -> list[str]:
+    """The registered bot names.
+
+    >>> bot_names()[:3]
+    ['easy', 'medium', 'hard']
+    """
+    return list(BOTS)
+
+
+def get_bot(name: str, seed: int | None = None) -> BotLike:
+    """A new bot by registered name, or ``"package.module:Name"`` for a class or factory taking ``seed``.
+
+    >>> get_bot("hard", seed=5)
+    <HardBot 'hard' seed=5>
+    >>> get_bot("expert")
+    Traceback (most recent call last):
+    ...
+    rummikub._errors.RummikubError: unknown bot 'expert'; choose one of easy, medium, hard, or give 'module:Name'
+    """
+    if not isinstance(name, str):
+        raise RummikubError(f"a bot name must be a string, got {name!r}")
+    if name in BOTS:
+        return BOTS[name](seed)
+    if ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise RummikubError(f"bot {name!r} cannot be loaded: {exc}") from None
+        bot = factory(seed)
+        if not isinstance(bot, BotLike):
+            raise RummikubError(f"bot {name!r} has no choose(view) method")
+        return bot
+    raise RummikubError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}, or give 'module:Name'")
+
+
+def _register_builtins() -> None:
+    from .easy import EasyBot
+    from .hard import HardBot
+    from .medium import MediumBot
+
+    register_bot("easy", EasyBot)
+    register_bot("medium", MediumBot)
+    register_bot("hard", HardBot)
+
+
+_register_builtins()

@@ -1,0 +1,183 @@
+"""The hard bot: a strategy built on the exact search.
+
+Every turn it lists the legal plays (:func:`~rummikub.search.plays`, best first) and scores the leading
+candidates, plus drawing instead of playing, by:
+
+- **tiles played** (the race to empty the rack) and their **value** (what stays on the rack costs points);
+- **joker kept**: a joker on the rack is worth several tiles of future plays, so a play that spends it must
+  unload that many more tiles than the best play without it;
+- **flexibility** of the tiles kept: a tile next to rack tiles (same number, other colours; same colour,
+  numbers close by) is likely to join a set soon, weighted by how many of the missing tiles are still
+  **unseen** (not on the table, not on its rack: in the pool or the other racks);
+- **threats**: while an opponent holds few tiles, it samples that opponent's hidden rack from the unseen
+  tiles (``samples`` racks, the same samples for every candidate) and checks with the search whether that
+  rack could go out on the table a candidate leaves; the chance of handing a win away is charged.
+
+The budget is counted in searches, not seconds (``budget`` per move), so the bot's choices depend only on the
+view and its seed, never on machine speed. Every play it sends comes from the search, so it honours every
+rule variant (opening threshold, jokers in the opening, joker retrieval).
+
+>>> from rummikub import Game
+>>> game = Game.new(players=2, preset="sabra", seed=4)
+>>> turn = HardBot(seed=1).choose(game.view(game.current_player))
+>>> turn == "draw" or len(turn) > 0
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+
+import numpy as np
+import numpy.typing as npt
+
+from ..game import PlayerView
+from ..search import Play, plays, solve, solve_batch
+from ..tiles import Tile, TileSet
+from . import Bot, Turn, fallback
+
+__all__ = ["HardBot", "HardWeights"]
+
+_JOKER = 64
+_STRIDE = 16
+
+
+@dataclass(frozen=True)
+class HardWeights:
+    """The hard bot's evaluation weights (in tiles: playing one tile is worth ``tile``)."""
+
+    tile: float = 1.0
+    """Each rack tile played."""
+    value: float = 0.01
+    """Each point of face value played (tiles left on the rack cost their value at the end)."""
+    joker: float = 2.5
+    """A joker still on the rack (beyond the tile it is)."""
+    flex: float = 0.25
+    """A kept tile's flexibility (0..1 each: how close it is to a set)."""
+    draw: float = 1.0
+    """Drawing instead of playing (one more tile on the rack, on top of the tiles not played)."""
+    threat: float = 6.0
+    """Letting an opponent go out (charged with the sampled probability)."""
+
+
+class HardBot(Bot):
+    """The strategic bot. ``candidates`` plays are scored fully; ``samples`` hidden racks per threatening
+    opponent; ``budget`` caps the threat searches per move; ``threat_tiles``: opponents holding at most this
+    many tiles are threats."""
+
+    name = "hard"
+
+    def __init__(self, seed: int | None = None, *, weights: HardWeights | None = None, candidates: int = 6,
+                 max_plays: int = 64, samples: int = 8, budget: int = 32, threat_tiles: int = 4) -> None:
+        super().__init__(seed)
+        self.weights = weights or HardWeights()
+        self.candidates = candidates
+        self.max_plays = max_plays
+        self.samples = samples
+        self.budget = budget
+        self.threat_tiles = threat_tiles
+
+    # ---- the turn --------------------------------------------------------------------------------------
+
+    def choose(self, view: PlayerView) -> Turn:
+        """The best-scored candidate (a play's whole table, or a draw/pass)."""
+        rules = view.rules
+        opened = view.has_opened
+        rack = view.rack
+        if not opened:
+            return self._open(view)
+        legal = plays(view.table, rack, rules=rules, opened=True)
+        if not legal:
+            return fallback(view)
+        cands = list(islice(iter(legal), self.max_plays))
+        if cands[0].tiles == rack:
+            return cands[0].table  # going out wins the game
+        unseen = (TileSet.full(rules) - view.table.tiles() - rack).to_counts().astype(np.int32)
+        partners = self._partners(rack, unseen, rules.numbers)
+        scored: list[tuple[float, int, Play | None]] = []
+        for i, p in enumerate(cands):
+            scored.append((self._static(p.tiles, rack, partners), i, p))
+        if view.pool_size > 0:
+            scored.append((self._static(TileSet(), rack, partners) - self.weights.draw, len(cands), None))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        top = scored[:self.candidates]
+        threats = [q for q in range(view.players)
+                   if q != view.player and view.opened[q] and view.rack_sizes[q] <= self.threat_tiles]
+        if threats:
+            # Only candidates that a full threat charge could still make best are worth the searches.
+            top = [s for s in top if s[0] >= top[0][0] - self.weights.threat]
+            if len(top) > 1:
+                top = self._charge_threats(view, top, threats, unseen)
+        best = max(top, key=lambda s: (s[0], -s[1]))
+        return fallback(view) if best[2] is None else best[2].table
+
+    def _open(self, view: PlayerView) -> Turn:
+        """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
+        rules, rack = view.rules, view.rack
+        best = solve(view.table, rack, rules=rules, opened=False)
+        if best is None:
+            return fallback(view)
+        if best.tiles.jokers and rack != best.tiles:
+            plain = rack - TileSet([Tile.joker()] * rack.jokers)
+            alt = solve(view.table, plain, rules=rules, opened=False) if plain else None
+            if alt is not None and len(best.tiles) - len(alt.tiles) < 1 + self.weights.joker:
+                return alt.table
+        return best.table
+
+    # ---- evaluation ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _partners(rack: TileSet, unseen: npt.NDArray[np.int32], numbers: int) -> dict[int, float]:
+        """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
+        little (the chance to draw or pick them up)."""
+        counts = rack.to_counts().astype(np.int32)
+        out: dict[int, float] = {}
+        for code in np.nonzero(counts[:_JOKER])[0]:
+            c, n = divmod(int(code), _STRIDE)
+            n += 1
+            near = 0.0
+            for d in (-2, -1, 1, 2):
+                m = n + d
+                if 1 <= m <= numbers:
+                    k = c * _STRIDE + m - 1
+                    w = 1.0 if abs(d) == 1 else 0.5
+                    near += w * (min(int(counts[k]), 1) + 0.1 * int(unseen[k]))
+            for oc in range(4):
+                if oc != c:
+                    k = oc * _STRIDE + n - 1
+                    near += min(int(counts[k]), 1) + 0.1 * int(unseen[k])
+            out[int(code)] = min(1.0, near / 3.0)
+        return out
+
+    def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float]) -> float:
+        """The score of playing ``played`` from ``rack`` before threats."""
+        w = self.weights
+        kept = rack - played
+        score = w.tile * len(played) + w.value * played.value(0)
+        score += w.joker * kept.jokers
+        score += w.flex * sum(partners.get(t.code, 0.0) for t in kept if not t.is_joker)
+        return score
+
+    def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, Play | None]], threats: list[int],
+                        unseen: npt.NDArray[np.int32]) -> list[tuple[float, int, Play | None]]:
+        """Charges each candidate the sampled chance that a threatening opponent goes out on its table."""
+        pool = [Tile.from_code(int(code)) for code in np.repeat(np.arange(len(unseen)), unseen)]
+        per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
+        racks = {q: [TileSet(self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
+                 for q in threats}
+        # One batched search (no Python objects per position): every candidate table against every sample.
+        # Table counts carry no joker assignments, so table jokers count as free: a slight overestimate of
+        # what the opponent can do, which is the safe side for a threat.
+        tables, hidden, size = [], [], []
+        for _score, _i, p in top:
+            counts = (view.table if p is None else p.table).tiles().to_counts()
+            for q in threats:
+                for rack in racks[q]:
+                    tables.append(counts)
+                    hidden.append(rack.to_counts())
+                    size.append(len(rack))
+        found = solve_batch(np.array(tables), np.array(hidden), rules=view.rules, opened=True)
+        out_flags = np.asarray(found["found"], dtype=bool) & (np.asarray(found["tiles"]) == np.array(size))
+        per_cand = out_flags.reshape(len(top), -1).mean(axis=1)
+        return [(score - self.weights.threat * float(frac), i, p) for (score, i, p), frac in zip(top, per_cand)]

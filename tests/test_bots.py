@@ -1,0 +1,237 @@
+"""Bots: every turn of every built-in bot is legal under every preset; bots see only their own view and are
+deterministic for a seed; each bot's character (easy never touches the table, hard keeps its joker and
+takes a win when it has one); the registry and user bots.
+
+The number of seeded games per preset and bot is ``RUMMIKUB_BOT_GAMES`` (default: a quick sample).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from collections import Counter
+
+import pytest
+
+from rummikub import Game, PlayerView, RuleSet, RummikubError, Table, TileSet, check_turn
+from rummikub.bots import BOTS, Bot, fallback, get_bot, register_bot
+from rummikub.bots.easy import EasyBot
+from rummikub.bots.hard import HardBot
+from rummikub.bots.medium import MediumBot
+from rummikub.search import solve
+
+PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
+GAMES = int(os.environ.get("RUMMIKUB_BOT_GAMES", "2"))
+
+
+def _frozen() -> float:
+    return 0.0
+
+
+def _play_checked(bots: list[str], preset: str, seed: int) -> tuple[Game, Counter[str]]:
+    """Plays one game; every answer is re-checked by ``check_turn`` (plays) or the pool (draw/pass) before
+    the game applies it. Returns the game and how many plays each bot made."""
+    rules = RuleSet.preset(preset)
+    game = Game.new(players=len(bots), rules=rules, seed=seed, clock=_frozen)
+    players = [get_bot(name, seed * 10 + i) for i, name in enumerate(bots)]
+    made: Counter[str] = Counter()
+    while not game.is_over:
+        p = game.current_player
+        view = game.view(p)
+        before_rack, before_table = game.rack(p), game.table
+        turn = players[p].choose(view)
+        assert game.rack(p) == before_rack and game.table == before_table, "a bot changed the game"
+        if isinstance(turn, Table):
+            played = check_turn(before_table, before_rack, turn, rules=rules, opened=game.opened(p))
+            assert played, f"{bots[p]} sent a table without a rack tile"
+            made[bots[p]] += 1
+        else:
+            assert turn == ("draw" if game.pool_size else "pass"), f"{bots[p]} answered {turn!r}"
+        game.apply(turn, p)
+    return game, made
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("lineup", [("easy", "medium", "hard", "easy"), ("hard", "medium")])
+def test_every_turn_is_legal(preset: str, lineup: tuple[str, ...]) -> None:
+    plays: Counter[str] = Counter()
+    for seed in range(GAMES):
+        game, made = _play_checked(list(lineup), preset, 100 + seed)
+        plays.update(made)
+        assert game.outcome is not None and sum(game.outcome.scores) == 0
+    # The bots really played (a bot that only draws would pass the legality checks trivially).
+    for name in set(lineup):
+        assert plays[name] >= GAMES, f"{name} played only {plays[name]} times in {GAMES} games"
+
+
+@pytest.mark.parametrize("overrides", [dict(opening_threshold=0), dict(opening_threshold=50),
+                                       dict(joker_in_opening=False, joker_retrieval="replace_from_rack"),
+                                       dict(extend_after_opening=True, joker_retrieval="free")])
+def test_rule_overrides_are_respected(overrides: dict[str, object]) -> None:
+    rules = RuleSet.preset("pressman-2015").replace(**overrides)
+    game = Game.new(players=3, rules=rules, seed=5)
+    bots = [HardBot(seed=1), MediumBot(seed=2), EasyBot(seed=3)]
+    while not game.is_over:
+        p = game.current_player
+        turn = bots[p].choose(game.view(p))
+        if isinstance(turn, Table):
+            check_turn(game.table, game.rack(p), turn, rules=rules, opened=game.opened(p))
+        game.apply(turn, p)
+
+
+def _midgame_view(seed: int = 3) -> tuple[Game, PlayerView]:
+    """A position after a few medium turns where the player to move has opened and holds tiles to play."""
+    game = Game.new(players=3, preset="pressman-2015", seed=seed)
+    medium = MediumBot()
+    while not (game.turn >= 6 and game.opened(game.current_player) and game.plays()):
+        game.apply(medium.choose(game.view(game.current_player)))
+        assert not game.is_over
+    return game, game.view(game.current_player)
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_same_view_and_seed_same_answer(name: str) -> None:
+    _, view = _midgame_view()
+    answers = {str(get_bot(name, 42).choose(view)) for _ in range(3)}
+    assert len(answers) == 1
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_hidden_information_does_not_matter(name: str) -> None:
+    """Two games that look the same to the current player (same rack, table, counts) but differ in the other
+    racks and the pool get the same answer."""
+    game, view = _midgame_view()
+    p = view.player
+    others = [q for q in range(game.players) if q != p]
+    # Swap hidden tiles between the opponents' racks and the pool, keeping every count.
+    hidden = [t for q in others for t in game.rack(q)] + list(reversed(game._pool))
+    hidden = hidden[::-1]
+    racks = [game.rack(q) for q in range(game.players)]
+    start = 0
+    for q in others:
+        racks[q] = TileSet(hidden[start:start + len(racks[q])])
+        start += len(racks[q])
+    pool = hidden[start:]
+    twin = Game(game.rules, racks, pool + list(game.table.tiles()), game.current_player)
+    twin._pool = list(reversed(pool))
+    twin._table = game.table
+    twin._opened = list(game._opened)
+    twin._turn = game.turn
+    twin._events = list(game._events)
+    twin._start_turn()
+    twin_view = twin.view(p)
+    assert twin_view.rack == view.rack and twin.rack(others[0]) != game.rack(others[0])
+    assert str(get_bot(name, 7).choose(twin_view)) == str(get_bot(name, 7).choose(view))
+
+
+def _view(table: str, rack: str, *, opened: bool = True, sizes: tuple[int, ...] = (14, 14), pool: int = 40,
+          rules: RuleSet | None = None) -> PlayerView:
+    rules = rules or RuleSet.preset("pressman-2015")
+    return PlayerView(player=0, players=len(sizes), rules=rules, rack=TileSet.parse(rack), table=Table.parse(table),
+                      rack_sizes=sizes, pool_size=pool, current_player=0, opened=(opened,) * len(sizes), turn=20,
+                      history=(), outcome=None, time_left=None)
+
+
+def test_easy_never_touches_the_table() -> None:
+    view = _view("R1 R2 R3 | K5 B5 O5", "R4 K6 K7 K8 B9 B10 B11")
+    turn = EasyBot(seed=0, overlook=0.0).choose(view)
+    assert isinstance(turn, Table)
+    assert list(turn)[:2] == list(view.table)
+    assert sorted(str(m) for m in list(turn)[2:]) == ["B9 B10 B11", "K6 K7 K8"]  # R4 is not added to R1-R3
+    # Medium extends the run with R4 too.
+    medium = MediumBot().choose(view)
+    assert isinstance(medium, Table) and "R4" in str(medium)
+
+
+def test_easy_overlooks_tiles_sometimes() -> None:
+    view = _view("R1 R2 R3", "K6 K7 K8 B9 B10 B11 O1 O2 O3")
+    answers = Counter(str(EasyBot(seed=s).choose(view)) for s in range(40))
+    assert len(answers) > 1
+    full = str(EasyBot(seed=0, overlook=0.0).choose(view))
+    assert full in answers and answers[full] < 40
+
+
+def test_easy_opens_when_it_can() -> None:
+    view = _view("", "R10 R11 R12 K1 B7", opened=False)
+    turn = EasyBot(seed=1).choose(view)
+    assert str(turn) == "R10 R11 R12"
+    assert EasyBot(seed=1).choose(_view("", "R1 R2 R3 K1 B7", opened=False)) == "draw"
+
+
+def test_medium_is_the_search() -> None:
+    view = _view("R1 R2 R3 | K5 B5 O5", "R4 R5 R5 K9")
+    play = solve(view.table, view.rack, rules=view.rules)
+    assert play is not None and MediumBot().choose(view) == play.table
+
+
+def test_hard_keeps_its_joker_for_a_single_tile() -> None:
+    view = _view("R1 R2 R3", "J K9 B5 O12")
+    assert MediumBot().choose(view) != "draw"  # the search places the joker on the run
+    assert HardBot(seed=1).choose(view) == "draw"
+
+
+def test_hard_spends_its_joker_when_it_unloads_many_tiles() -> None:
+    view = _view("R1 R2 R3", "J K9 K10 K12 K13 B5")
+    turn = HardBot(seed=1).choose(view)
+    assert isinstance(turn, Table) and turn.tiles() - view.table.tiles() == TileSet.parse("J K9 K10 K12 K13")
+
+
+def test_hard_goes_out_when_it_can() -> None:
+    view = _view("R1 R2 R3 | K5 B5 O5", "J R4 R5 R5 R6 R7", sizes=(6, 2))
+    turn = HardBot(seed=1).choose(view)
+    assert isinstance(turn, Table) and turn.tiles() == view.table.tiles() | view.rack
+
+
+def test_hard_opens_and_respects_joker_in_opening() -> None:
+    rules = RuleSet.preset("sabra")
+    view = _view("", "J R10 R11 K3 K4", opened=False, rules=rules)
+    assert HardBot(seed=1).choose(view) == "draw"  # J R10 R11 would be 33, but jokers may not open here
+    view = _view("", "J R10 R11 R12 K3", opened=False, rules=rules)
+    assert str(HardBot(seed=1).choose(view)) == "R10 R11 R12"
+
+
+def test_hard_charges_threats() -> None:
+    """With the opponent holding one tile, the hard bot samples hidden racks: its answer is still legal and
+    deterministic, and with the threat weight off it may differ only through the threat charge."""
+    view = _view("K1 K2 K3 | B7 O7 R7 | O9 O10 O11", "K4 K5 B8 B9 O8 J", sizes=(6, 1))
+    a = HardBot(seed=3).choose(view)
+    b = HardBot(seed=3).choose(view)
+    assert a == b
+    if isinstance(a, Table):
+        check_turn(view.table, view.rack, a, rules=view.rules, opened=True)
+
+
+def test_fallback() -> None:
+    assert fallback(_view("", "K1", pool=3)) == "draw"
+    assert fallback(_view("", "K1", pool=0)) == "pass"
+
+
+def test_registry_and_user_bots() -> None:
+    assert {"easy", "medium", "hard"} <= set(BOTS)
+    assert isinstance(get_bot("hard", 1), HardBot) and get_bot("hard", 1).seed == 1
+    with pytest.raises(RummikubError, match="unknown bot 'grandmaster'"):
+        get_bot("grandmaster")
+    with pytest.raises(RummikubError, match="cannot be loaded"):
+        get_bot("no_such_module_xyz:Bot")
+    with pytest.raises(RummikubError, match="bot name"):
+        register_bot("a,b", MediumBot)
+
+    class Drawer(Bot):
+        name = "drawer"
+
+        def choose(self, view: PlayerView) -> str:  # type: ignore[override]
+            return fallback(view)
+
+    module = types.ModuleType("user_bots_for_test")
+    module.Drawer = Drawer  # type: ignore[attr-defined]
+    sys.modules["user_bots_for_test"] = module
+    try:
+        bot = get_bot("user_bots_for_test:Drawer", 5)
+        assert isinstance(bot, Drawer) and bot.seed == 5
+        register_bot("drawer", Drawer)
+        game, _ = _play_checked(["drawer", "medium"], "pressman-2015", 1)
+        assert game.outcome is not None and game.outcome.winners == (1,)
+    finally:
+        del sys.modules["user_bots_for_test"]
+        BOTS.pop("drawer", None)
