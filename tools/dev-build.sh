@@ -9,4 +9,7 @@ BUILD_DIR=${BUILD_DIR:-build/dev}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DSKBUILD=ON -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} \
   -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)" -DPython_EXECUTABLE="$(command -v "$PY")" "$@" >/dev/null
 cmake --build "$BUILD_DIR"
-cp "$BUILD_DIR"/_core*.so python/rummikub/
+# Copy then rename, so processes that already loaded the old module keep a valid mapping.
+for so in "$BUILD_DIR"/_core*.so; do
+  cp "$so" "python/rummikub/.$(basename "$so").tmp" && mv -f "python/rummikub/.$(basename "$so").tmp" "python/rummikub/$(basename "$so")"
+done

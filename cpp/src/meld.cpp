@@ -56,6 +56,7 @@ MeldError check_meld(const Meld& m, const Params& p) {
     if (m.number < 1 || m.number > p.numbers) return MeldError::BadTile;
     if (m.colours >> p.colours) return MeldError::BadTile;
     if (m.length > p.colours) return MeldError::TooLong;
+    if (m.length < group_min(p)) return MeldError::TooShort;
     if (m.colours == 0) return MeldError::NoNumberedTile;
     if (popcount(m.colours) > m.length) return MeldError::TooShort;
     return MeldError::Ok;
@@ -111,6 +112,7 @@ MeldError read_meld(const int* codes, int n, const Params& p, Meld& out) {
       cm |= bit;
     }
     if (n > p.colours) return MeldError::TooLong;
+    if (n < group_min(p)) return MeldError::TooShort;
     out = Meld{MeldKind::Group, 0, num0, n, 0, cm};
     return MeldError::Ok;
   }
@@ -167,7 +169,7 @@ int best_meld_value(const TileSet& tiles, const Params& p) {
   // A single numbered tile with jokers reads as a group or as a run: take the better.
   if (n - tiles.jokers == 1 && best >= 0) {
     const int x = tile_number(codes[0]);
-    if (n <= p.colours) best = std::max(best, x * n);
+    if (n <= p.colours && n >= group_min(p)) best = std::max(best, x * n);
     const int start = std::min(x, p.numbers - n + 1);
     if (start >= 1 && start + n - 1 >= x) best = std::max(best, n * start + n * (n - 1) / 2);
   }

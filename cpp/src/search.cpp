@@ -89,28 +89,54 @@ struct Trans {
 };
 using TransList = std::vector<Trans>;
 
-struct TransKey {
-  uint64_t state;
-  uint32_t rest;
-  bool operator==(const TransKey& o) const { return state == o.state && rest == o.rest; }
-};
-struct TransHash {
-  size_t operator()(const TransKey& k) const {
-    uint64_t h = k.state * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(k.rest) * 0xC2B2AE3D27D4EB4FULL);
+// The memo of transitions: an open-addressing table of (runs, slots, mode) keys pointing into a pool of
+// Trans records. Nodes refer to records by pool index, which stays valid as the pool grows.
+struct TransCache {
+  struct Entry {
+    uint64_t state = 0;
+    uint32_t rest = 0;  // slots and mode; never 0 for a used entry (the mode's L is at least 2)
+    uint32_t begin = 0, count = 0;
+  };
+  std::vector<Entry> table = std::vector<Entry>(1 << 12);
+  size_t used = 0;
+  std::vector<Trans> pool;
+
+  static size_t hash(uint64_t state, uint32_t rest) {
+    uint64_t h = state * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(rest) * 0xC2B2AE3D27D4EB4FULL);
     return static_cast<size_t>(h ^ (h >> 29));
   }
+  Entry* find(uint64_t state, uint32_t rest) {
+    const size_t mask = table.size() - 1;
+    for (size_t i = hash(state, rest) & mask;; i = (i + 1) & mask) {
+      Entry& e = table[i];
+      if (e.rest == 0 || (e.state == state && e.rest == rest)) return &e;
+    }
+  }
+  void grow() {
+    std::vector<Entry> old(table.size() * 2);
+    old.swap(table);
+    for (const Entry& e : old) {
+      if (e.rest != 0) *find(e.state, e.rest) = e;
+    }
+  }
 };
+thread_local TransCache g_trans;
+
+// Bounds the memo: called at the start of each public entry point, never while nodes refer to it.
+void trim_memo() {
+  if (g_trans.pool.size() > (size_t{1} << 24)) g_trans = TransCache();
+}
 
 // Returns every distinct next state of a colour's runs, given the slots of its next number.
 // Dominated moves are left out: ending a run while a new ordinary run starts in the same colour is
 // never better than continuing the old run with that slot (the longer run can do all the new one can).
-const TransList& transitions(uint64_t state, const int slots[kSlots], const Mode& m) {
-  thread_local std::unordered_map<TransKey, TransList, TransHash> cache;
+// Returns the pool index of the first record and the count.
+std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots], const Mode& m) {
   uint32_t rest = m.id() << 16;
   for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
-  auto [it, fresh] = cache.try_emplace(TransKey{state, rest});
-  if (!fresh) return it->second;
-  TransList& out = it->second;
+  TransCache::Entry* hit = g_trans.find(state, rest);
+  if (hit->rest != 0) return {hit->begin, hit->count};
+  TransList out;
   uint8_t old[8];
   const int k = unpack(state, old);
   int rem[kSlots];
@@ -181,7 +207,12 @@ const TransList& transitions(uint64_t state, const int slots[kSlots], const Mode
     act[i] = 0;
   };
   rec(rec, 0);
-  return out;
+  if ((g_trans.used + 1) * 2 > g_trans.table.size()) g_trans.grow();
+  TransCache::Entry* e = g_trans.find(state, rest);
+  *e = TransCache::Entry{state, rest, static_cast<uint32_t>(g_trans.pool.size()), static_cast<uint32_t>(out.size())};
+  ++g_trans.used;
+  g_trans.pool.insert(g_trans.pool.end(), out.begin(), out.end());
+  return {e->begin, e->count};
 }
 
 // The tiles of one number promised to groups: per colour 3-bit counts of table tiles, staying
@@ -238,7 +269,7 @@ bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, std
         for (int a = 0; a <= jr; ++a) {
           for (int b = 0; b <= jt; ++b) {
             const int size = size_real + a + b;
-            if (size < m.L || size > colours) continue;
+            if (size < std::max(3, m.L) || size > colours) continue;
             if (b > 0 && m.track_p && rack + a < m.r) continue;
             grp.rj = a;
             grp.tj = b;
@@ -306,7 +337,7 @@ void prepare(Input& in) {
   auto fits = [&](int c, int n) {
     int others = 0;
     for (int x = 0; x < C; ++x) others += (x != c && in.avail[x][n] > 0) ? 1 : 0;
-    if (L <= C && 1 + others + J >= L) return true;
+    if (std::max(3, L) <= C && 1 + others + J >= std::max(3, L)) return true;
     for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1); ++s) {
       int missing = 0;
       for (int k = s; k < s + L; ++k) missing += (k != n && in.avail[c][k] == 0) ? 1 : 0;
@@ -349,7 +380,8 @@ struct Node {
   int64_t score;
   int32_t parent;
   uint32_t info;         // colour step: b, ga, gv, gb, yR, yT (4 bits each); group step: gR, gT
-  const Trans* trans;    // colour step: how the runs moved
+  uint32_t trans;        // colour step: how the runs moved (index into the transition pool)
+  bool dead;             // dominated by another node of its layer: not expanded
 };
 
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
@@ -370,6 +402,13 @@ struct Layer {
     for (uint64_t x : s.cs) h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
     h = (h ^ s.mask) * 0x94D049BB133111EBULL;
     return static_cast<size_t>(h ^ (h >> 31));
+  }
+  // Returns the index of the node with this state, or -1.
+  int32_t find(const State& s) const {
+    for (size_t i = hash(s) & mask; index[i] >= 0; i = (i + 1) & mask) {
+      if (nodes[static_cast<size_t>(index[i])].s == s) return index[i];
+    }
+    return -1;
   }
   // Adds a node unless an equal state with a score at least as good is there.
   void offer(const Node& n) {
@@ -413,7 +452,7 @@ class Programme {
     const int N = in_.p.numbers, C = in_.p.colours;
     layers_.assign(static_cast<size_t>(N * (C + 1) + 1), Layer());
     layers_[0].reset(1);
-    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, nullptr});
+    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
     size_t li = 0;
     for (int n = 1; n <= N; ++n) {
       for (int c = 0; c < C; ++c, ++li) colour_step(layers_[li], layers_[li + 1], n, c);
@@ -434,6 +473,7 @@ class Programme {
     const Layer& L = layers_[last_];
     for (size_t i = 0; i < L.nodes.size(); ++i) {
       const Node& x = L.nodes[i];
+      if (x.dead) continue;
       if (st_jt(x.s) != in_.jt || st_jr(x.s) < in_.jr_min || st_v(x.s) < in_.threshold) continue;
       if (in_.require_play && x.score <= 0) continue;
       bool ok = true;
@@ -456,6 +496,8 @@ class Programme {
   void colour_step(const Layer& from, Layer& to, int n, int c);
   void group_step(const Layer& from, Layer& to, int n);
 
+  // Marks the nodes of a layer that another node of the layer dominates.
+  void prune_dominated(Layer& layer) const;
   // Returns false when the runs of colour c can no longer all be finished (too few slots ahead).
   bool runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const;
 
@@ -465,6 +507,17 @@ class Programme {
   std::vector<Layer> layers_;
   size_t last_ = 0;
 };
+
+// Returns how many host runs still wait for their free table joker, with colour c's runs replaced.
+int waiting_hosts(const State& s, int c, uint64_t cs) {
+  int waiting = 0;
+  for (int x = 0; x < kMaxColours; ++x) {
+    uint8_t d[8];
+    const int k = unpack(x == c ? cs : s.cs[x], d);
+    for (int j = 0; j < k; ++j) waiting += (d_host(d[j]) && !d_t(d[j])) ? 1 : 0;
+  }
+  return waiting;
+}
 
 bool Programme::runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const {
   uint8_t d[8];
@@ -495,11 +548,12 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     // so G = most is the loosest case whenever fewer than L colours are left.
     const bool cap = in_.p.colours - upto - 1 <= in_.mode.L;
     for (int x = upto + 1; x < in_.p.colours; ++x) members += cap ? std::min<int>(in_.avail[x][num], most) : in_.avail[x][num];
-    return members + jokers_left >= in_.mode.L * most;
+    return members + jokers_left >= std::max(3, in_.mode.L) * most;
   };
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
+    if (x.dead) continue;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     for (int b = omin; b <= o; ++b) {
@@ -515,8 +569,8 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
             for (int yr = 0; yr <= jr_left; ++yr) {
               for (int yt = 0; yt <= jt_left; ++yt) {
                 const int slots[kSlots] = {a - ga, v - gv, b - gb, yr, yt};
-                const TransList& tl = transitions(x.s.cs[c], slots, in_.mode);
-                if (tl.empty()) continue;
+                const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode);
+                if (tcount == 0) continue;
                 const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
                 const int jokers_left = jr_left - yr + jt_left - yt;
                 if (score + in_.suffix[pos + 1] + (jr_left - yr) * in_.wj_max < floor_) continue;
@@ -524,15 +578,17 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
                 const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv);
                 const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | yr << 16 | yt << 20);
-                for (const Trans& t : tl) {
+                for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+                  const Trans& t = g_trans.pool[ti];
                   if (!runs_can_finish(t.next, c, n, jokers_left)) continue;
-                  Node y{x.s, score, static_cast<int32_t>(idx), info, &t};
+                  if (in_.mode.track_p && waiting_hosts(x.s, c, t.next) > jt_left - yt) continue;
+                  Node y{x.s, score, static_cast<int32_t>(idx), info, ti, false};
                   y.s.cs[c] = t.next;
                   y.s.mask = mask;
                   y.s.misc = misc;
                   to.offer(y);
                 }
-                if (stats_ != nullptr) stats_->transitions += tl.size();
+                if (stats_ != nullptr) stats_->transitions += tcount;
               }
             }
           }
@@ -550,7 +606,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     const uint64_t g = x.s.misc & kGroupBits;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
     if (g == 0) {
-      Node y{x.s, x.score, static_cast<int32_t>(idx), 0, nullptr};
+      Node y{x.s, x.score, static_cast<int32_t>(idx), 0, 0, false};
       to.offer(y);
       continue;
     }
@@ -560,13 +616,59 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
         const int64_t score = x.score + gr * in_.w_rj[n];
         if (score + in_.suffix[n * in_.p.colours] + (in_.jr - jru - gr) * in_.wj_max < floor_) continue;
         if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
-        Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), nullptr};
+        Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), 0, false};
         y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0);
         to.offer(y);
       }
     }
   }
   if (stats_ != nullptr) stats_->states += to.nodes.size();
+  prune_dominated(to);
+}
+
+void Programme::prune_dominated(Layer& layer) const {
+  // A colour's runs are weaker when one closable run is gone, one run is one shorter, or (when runs
+  // could be jokers only) one run has lost its numbered tile: whatever the weaker runs can still do,
+  // the stronger can too (end the extra run at once, or carry the longer one along). So a node whose
+  // runs are a weakening of another node's, everything else equal and its score no higher, is dead.
+  for (size_t i = 0; i < layer.nodes.size(); ++i) {
+    const Node& strong = layer.nodes[i];
+    if (strong.dead) continue;
+    for (int c = 0; c < in_.p.colours; ++c) {
+      uint8_t d[8];
+      const int k = unpack(strong.s.cs[c], d);
+      for (int j = 0; j < k; ++j) {
+        if (j > 0 && d[j] == d[j - 1]) continue;
+        uint8_t w[16];
+        auto kill = [&](int len) {
+          State s = strong.s;
+          s.cs[c] = pack(w, len);
+          const int32_t at = layer.find(s);
+          if (at >= 0 && static_cast<size_t>(at) != i) {
+            Node& weak = layer.nodes[static_cast<size_t>(at)];
+            if (!weak.dead && weak.score <= strong.score) weak.dead = true;
+          }
+        };
+        if (closable(d[j], in_.mode)) {
+          int n = 0;
+          for (int x = 0; x < k; ++x) {
+            if (x != j) w[n++] = d[x];
+          }
+          kill(n);
+        }
+        if (d_len(d[j]) >= 2) {
+          std::copy(d, d + k, w);
+          w[j] = static_cast<uint8_t>(d[j] - 1);
+          kill(k);
+        }
+        if (in_.mode.track_real && d_real(d[j])) {
+          std::copy(d, d + k, w);
+          w[j] = static_cast<uint8_t>(d[j] & ~8);
+          kill(k);
+        }
+      }
+    }
+  }
 }
 
 struct RunBuild {
@@ -606,7 +708,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, yr, yt};
       std::vector<RunBuild> next;
       for (size_t j = 0; j < runs[c].size(); ++j) {
-        const int act = static_cast<int>((x.trans->actions >> (3 * j)) & 7);
+        const int act = static_cast<int>((g_trans.pool[x.trans].actions >> (3 * j)) & 7);
         if (act == 0) {
           finish_run(c, runs[c][j]);
         } else {
@@ -618,7 +720,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         }
       }
       for (int s = 0; s < kSlots; ++s) {
-        const int hosts = static_cast<int>((x.trans->actions >> (24 + 3 * s)) & 7);
+        const int hosts = static_cast<int>((g_trans.pool[x.trans].actions >> (24 + 3 * s)) & 7);
         for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode, k < hosts), n, {s}});
       }
       std::stable_sort(next.begin(), next.end(), [](const RunBuild& p, const RunBuild& q) { return p.desc > q.desc; });
@@ -914,6 +1016,7 @@ bool search_supported(const Params& p) {
 }
 
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats) {
+  trim_memo();
   out.clear();
   if (!search_supported(p) || !fits_rules(tiles, p)) return false;
   if (tiles.empty()) return true;
@@ -939,6 +1042,7 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
 bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
            Objective objective, PlayResult& out, SearchStats* stats) {
   TileSet table_tiles;
+  trim_memo();
   if (!position_ok(table, rack, rules, table_tiles)) return false;
   bool untouched = false;
   const std::vector<Input> inputs =
@@ -982,6 +1086,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
 
 bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
                  Objective objective, PlayResult& out, SearchStats* stats) {
+  trim_memo();
   if (!search_supported(rules.p) || !fits_rules(table_tiles, rules.p) || !fits_rules(rack, rules.p) ||
       !sum_fits(table_tiles, rack) || !fits_rules(sum(table_tiles, rack), rules.p)) {
     return false;
@@ -997,6 +1102,7 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
 
 bool all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
                std::vector<PlayResult>& out, SearchStats* stats) {
+  trim_memo();
   out.clear();
   TileSet table_tiles;
   if (!position_ok(table, rack, rules, table_tiles)) return false;

@@ -29,6 +29,9 @@ enum class MeldError : uint8_t {
   Count
 };
 
+// Returns the fewest tiles a group may hold: 3, or the minimum set length when that is longer.
+inline int group_min(const Params& p) { return p.min_len > 3 ? p.min_len : 3; }
+
 // Returns a short English description of the error.
 const char* meld_error_text(MeldError e);
 
