@@ -17,7 +17,7 @@ import pytest
 from rummikub import Game, PlayerView, RuleSet, RummikubError, Table, TileSet, check_turn
 from rummikub.bots import BOTS, Bot, fallback, get_bot, register_bot
 from rummikub.bots.easy import EasyBot
-from rummikub.bots.hard import HardBot
+from rummikub.bots.hard import HardBot, HardWeights
 from rummikub.bots.medium import MediumBot
 from rummikub.search import solve
 
@@ -192,14 +192,18 @@ def test_hard_opens_and_respects_joker_in_opening() -> None:
 
 
 def test_hard_charges_threats() -> None:
-    """With the opponent holding one tile, the hard bot samples hidden racks: its answer is still legal and
-    deterministic, and with the threat weight off it may differ only through the threat charge."""
-    view = _view("K1 K2 K3 | B7 O7 R7 | O9 O10 O11", "K4 K5 B8 B9 O8 J", sizes=(6, 1))
-    a = HardBot(seed=3).choose(view)
-    b = HardBot(seed=3).choose(view)
-    assert a == b
-    if isinstance(a, Table):
-        check_turn(view.table, view.rack, a, rules=view.rules, opened=True)
+    """The opponent holds one tile. Playing K4 lets them go out when that tile is K5 (1 unseen tile in 10);
+    drawing leaves no way out. With the threat charged heavily the hard bot draws; without it, it plays."""
+    rules = RuleSet(name="tiny", numbers=5, colours=3, copies=1, jokers=0, rack_size=2, opening_threshold=0,
+                    max_players=2)
+    view = _view("K1 K2 K3", "K4 B1", sizes=(2, 1), pool=9, rules=rules)
+    careless = HardBot(seed=3, weights=HardWeights(threat=0.0), samples=64, budget=128).choose(view)
+    assert careless == Table.parse("K1 K2 K3 K4")
+    careful = HardBot(seed=3, weights=HardWeights(threat=100.0), samples=64, budget=128)
+    assert careful.choose(view) == "draw"
+    # An opponent with many tiles is no threat: no sampling, the play stands.
+    relaxed = _view("K1 K2 K3", "K4 B1", sizes=(2, 6), pool=4, rules=rules)
+    assert careful.choose(relaxed) == Table.parse("K1 K2 K3 K4")
 
 
 def test_fallback() -> None:

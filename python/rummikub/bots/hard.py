@@ -27,13 +27,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import islice
 
 import numpy as np
 import numpy.typing as npt
 
 from ..game import PlayerView
-from ..search import Play, plays, solve, solve_batch
+from ..meld import Table
+from ..search import LegalPlays, plays, solve, solve_batch
 from ..tiles import Tile, TileSet
 from . import Bot, Turn, fallback
 
@@ -48,7 +48,9 @@ class HardWeights:
     """The hard bot's evaluation weights (in tiles: playing one tile is worth ``tile``)."""
 
     tile: float = 1.0
-    """Each rack tile played."""
+    """Each rack tile played (negative: keep playable tiles in reserve, playing as few as avoid a draw)."""
+    tile_endgame: float = 1.0
+    """Each rack tile played once the pool is empty or an opponent is close to going out."""
     value: float = 0.01
     """Each point of face value played (tiles left on the rack cost their value at the end)."""
     joker: float = 2.5
@@ -69,48 +71,53 @@ class HardBot(Bot):
     name = "hard"
 
     def __init__(self, seed: int | None = None, *, weights: HardWeights | None = None, candidates: int = 6,
-                 max_plays: int = 64, samples: int = 8, budget: int = 32, threat_tiles: int = 4) -> None:
+                 samples: int = 8, budget: int = 32, threat_tiles: int = 4,
+                 endgame_tiles: int = 2) -> None:
         super().__init__(seed)
         self.weights = weights or HardWeights()
         self.candidates = candidates
-        self.max_plays = max_plays
         self.samples = samples
         self.budget = budget
         self.threat_tiles = threat_tiles
+        self.endgame_tiles = endgame_tiles
 
     # ---- the turn --------------------------------------------------------------------------------------
 
     def choose(self, view: PlayerView) -> Turn:
         """The best-scored candidate (a play's whole table, or a draw/pass)."""
         rules = view.rules
-        opened = view.has_opened
         rack = view.rack
-        if not opened:
+        if not view.has_opened:
             return self._open(view)
         legal = plays(view.table, rack, rules=rules, opened=True)
         if not legal:
             return fallback(view)
-        cands = list(islice(iter(legal), self.max_plays))
-        if cands[0].tiles == rack:
-            return cands[0].table  # going out wins the game
+        # The played tiles of every legal play, best first (most tiles); tables are built only when needed.
+        played = [TileSet._wrap(res.played) for res in legal._load()]
+        if played[0] == rack:
+            return _table_of(legal, played[0])  # going out wins the game
+        opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
+        endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
+        tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
         unseen = (TileSet.full(rules) - view.table.tiles() - rack).to_counts().astype(np.int32)
         partners = self._partners(rack, unseen, rules.numbers)
-        scored: list[tuple[float, int, Play | None]] = []
-        for i, p in enumerate(cands):
-            scored.append((self._static(p.tiles, rack, partners), i, p))
+        scored: list[tuple[float, int, TileSet | None]] = []
+        for i, tiles in enumerate(played):
+            scored.append((self._static(tiles, rack, partners, tile_weight), i, tiles))
         if view.pool_size > 0:
-            scored.append((self._static(TileSet(), rack, partners) - self.weights.draw, len(cands), None))
+            scored.append((self._static(TileSet(), rack, partners, tile_weight) - self.weights.draw,
+                           len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
                    if q != view.player and view.opened[q] and view.rack_sizes[q] <= self.threat_tiles]
-        if threats:
+        if threats and self.weights.threat > 0:
             # Only candidates that a full threat charge could still make best are worth the searches.
             top = [s for s in top if s[0] >= top[0][0] - self.weights.threat]
             if len(top) > 1:
-                top = self._charge_threats(view, top, threats, unseen)
+                top = self._charge_threats(view, legal, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        return fallback(view) if best[2] is None else best[2].table
+        return fallback(view) if best[2] is None else _table_of(legal, best[2])
 
     def _open(self, view: PlayerView) -> Turn:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
@@ -150,17 +157,18 @@ class HardBot(Bot):
             out[int(code)] = min(1.0, near / 3.0)
         return out
 
-    def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float]) -> float:
+    def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
         """The score of playing ``played`` from ``rack`` before threats."""
         w = self.weights
         kept = rack - played
-        score = w.tile * len(played) + w.value * played.value(0)
+        score = tile_weight * len(played) + w.value * played.value(0)
         score += w.joker * kept.jokers
         score += w.flex * sum(partners.get(t.code, 0.0) for t in kept if not t.is_joker)
         return score
 
-    def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, Play | None]], threats: list[int],
-                        unseen: npt.NDArray[np.int32]) -> list[tuple[float, int, Play | None]]:
+    def _charge_threats(self, view: PlayerView, legal: LegalPlays, top: list[tuple[float, int, TileSet | None]],
+                        threats: list[int], unseen: npt.NDArray[np.int32]
+                        ) -> list[tuple[float, int, TileSet | None]]:
         """Charges each candidate the sampled chance that a threatening opponent goes out on its table."""
         pool = [Tile.from_code(int(code)) for code in np.repeat(np.arange(len(unseen)), unseen)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
@@ -171,7 +179,7 @@ class HardBot(Bot):
         # what the opponent can do, which is the safe side for a threat.
         tables, hidden, size = [], [], []
         for _score, _i, p in top:
-            counts = (view.table if p is None else p.table).tiles().to_counts()
+            counts = (view.table.tiles() if p is None else view.table.tiles() | p).to_counts()
             for q in threats:
                 for rack in racks[q]:
                     tables.append(counts)
@@ -181,3 +189,10 @@ class HardBot(Bot):
         out_flags = np.asarray(found["found"], dtype=bool) & (np.asarray(found["tiles"]) == np.array(size))
         per_cand = out_flags.reshape(len(top), -1).mean(axis=1)
         return [(score - self.weights.threat * float(frac), i, p) for (score, i, p), frac in zip(top, per_cand)]
+
+
+def _table_of(legal: LegalPlays, tiles: TileSet) -> Table:
+    """The new table of the legal play placing ``tiles``."""
+    play = legal.get(tiles)
+    assert play is not None
+    return play.table

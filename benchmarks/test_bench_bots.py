@@ -1,0 +1,63 @@
+"""Benchmarks of whole bot games on one core: four medium bots, four hard bots (classic preset, 4 players,
+the arena's own game loop with its frozen clock). Each round plays the same seeded games, so runs compare like
+with like; ``extra_info`` records games per second and the mean number of turns.
+
+    PYTHONPATH=python python -m pytest benchmarks/test_bench_bots.py                 # timings
+    PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200 --profile      # where the time goes
+
+Target (issue 5): at least 100 games/s for four medium bots.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from rummikub.arena import play_game
+
+
+def play_games(bot: str, games: int, seed: int = 1, preset: str = "classic") -> list[int]:
+    """Plays ``games`` 4-player games of four ``bot`` bots; returns each game's number of turns."""
+    return [play_game([bot] * 4, i, seed, preset).turns for i in range(games)]
+
+
+def _bench(benchmark: Any, bot: str, games: int, rounds: int) -> None:
+    if benchmark.enabled:
+        turns = benchmark.pedantic(play_games, args=(bot, games), rounds=rounds, iterations=1, warmup_rounds=0)
+        mean = benchmark.stats.stats.mean
+        benchmark.extra_info["games_per_second"] = games / mean
+    else:
+        turns = benchmark(play_games, bot, games)
+    benchmark.extra_info["mean_turns"] = sum(turns) / len(turns)
+    assert all(t > 0 for t in turns)
+
+
+@pytest.mark.benchmark(group="bots: 4-player games (classic)")
+def test_four_medium_bots(benchmark: Any) -> None:
+    _bench(benchmark, "medium", games=20, rounds=3)
+
+
+@pytest.mark.benchmark(group="bots: 4-player games (classic)")
+def test_four_hard_bots(benchmark: Any) -> None:
+    _bench(benchmark, "hard", games=5, rounds=2)
+
+
+if __name__ == "__main__":  # pragma: no cover - the profiling entry point
+    bot = sys.argv[1] if len(sys.argv) > 1 else "medium"
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    if "--profile" in sys.argv:
+        prof = cProfile.Profile()
+        start = time.perf_counter()
+        prof.runcall(play_games, bot, n)
+        elapsed = time.perf_counter() - start
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+    else:
+        start = time.perf_counter()
+        play_games(bot, n)
+        elapsed = time.perf_counter() - start
+    print(f"four {bot} bots: {n} games in {elapsed:.2f} s = {n / elapsed:.1f} games/s")
