@@ -325,6 +325,8 @@ struct Input {
   uint8_t avail[kMaxColours][kMaxN + 2] = {};
   int64_t suffix[kMaxN * kMaxColours + 1] = {};
   int64_t wj_max = 0;
+  bool group_ok[kMaxN] = {};
+  bool joker_run_ok[kMaxColours][kMaxN] = {};  // could a run through (c, n) hold a joker at n?
 };
 
 // Fills the derived fields of an input.
@@ -345,6 +347,41 @@ void prepare(Input& in) {
     }
     return false;
   };
+  // A rack tile that fits in no meld at all can never be played: drop it (unless forced, which then
+  // fails on its own). Dropping one can strand another, so repeat until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int c = 0; c < C; ++c) {
+      for (int n = 1; n <= N; ++n) {
+        if (in.rr[c][n] > 0 && in.rmin[c][n] == 0 && !fits(c, n)) {
+          in.avail[c][n] = static_cast<uint8_t>(in.avail[c][n] - in.rr[c][n]);
+          in.rr[c][n] = 0;
+          changed = true;
+        }
+      }
+    }
+  }
+  for (int n = 1; n <= N; ++n) {
+    int colours = 0;
+    for (int c = 0; c < C; ++c) colours += in.avail[c][n] > 0 ? 1 : 0;
+    in.group_ok[n] = colours > 0 && colours + J >= std::max(3, L) && std::max(3, L) <= C;
+  }
+  // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
+  // empty slots than there are jokers.
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= N; ++n) {
+      bool ok = false;
+      for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1) && !ok; ++s) {
+        int missing = 0, real = 0;
+        for (int k = s; k < s + L; ++k) {
+          missing += in.avail[c][k] == 0 || k == n ? 1 : 0;
+          real += in.tr[c][k] + in.rr[c][k];
+        }
+        ok = missing <= J && real > 0;
+      }
+      in.joker_run_ok[c][n] = ok;
+    }
+  }
   in.suffix[N * C] = 0;
   for (int pos = N * C - 1; pos >= 0; --pos) {
     const int n = pos / C + 1, c = pos % C;
@@ -462,8 +499,14 @@ class Programme {
     last_ = li;
     if (stats_ != nullptr) ++stats_->runs;
 #ifdef RUMMIKUB_TRACE
-    for (size_t k = 0; k <= last_; ++k) fprintf(stderr, "%zu ", layers_[k].nodes.size());
-    fprintf(stderr, "\n");
+    size_t total = 0, peak = 0;
+    for (size_t k = 0; k <= last_; ++k) {
+      total += layers_[k].nodes.size();
+      peak = std::max(peak, layers_[k].nodes.size());
+    }
+    fprintf(stderr, "run: jr=%d jt=%d track_p=%d track_real=%d floor=%lld states=%zu peak=%zu finals=%zu\n", in_.jr,
+            in_.jt, in_.mode.track_p, in_.mode.track_real, static_cast<long long>(floor_ >> 20), total, peak,
+            finals().size());
 #endif
   }
 
@@ -556,25 +599,28 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     if (x.dead) continue;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
+    const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
       if (in_.usage) {
         for (int k = 0; k < b; ++k) mask |= 1ULL << (in_.bit[c][n] + k);
       }
-      for (int ga = 0; ga <= a; ++ga) {
-        for (int gv = 0; gv <= v; ++gv) {
-          for (int gb = 0; gb <= b; ++gb) {
+      // Only numbers where some group can form at all offer tiles to groups.
+      const int gmax = in_.group_ok[n] ? 7 : 0;
+      for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
+        for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
+          for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
             const uint64_t g = x.s.misc & kGroupBits;
             const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
-            for (int yr = 0; yr <= jr_left; ++yr) {
-              for (int yt = 0; yt <= jt_left; ++yt) {
+            for (int yr = 0; yr <= yr_most; ++yr) {
+              const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
+              if (score + in_.suffix[pos + 1] + (jr_left - yr) * in_.wj_max < floor_) continue;
+              for (int yt = 0; yt <= yt_most; ++yt) {
+                const int jokers_left = jr_left - yr + jt_left - yt;
+                if (g2 != 0 && !groups_possible(g2, c, n, jokers_left)) continue;
                 const int slots[kSlots] = {a - ga, v - gv, b - gb, yr, yt};
                 const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode);
                 if (tcount == 0) continue;
-                const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
-                const int jokers_left = jr_left - yr + jt_left - yt;
-                if (score + in_.suffix[pos + 1] + (jr_left - yr) * in_.wj_max < floor_) continue;
-                if (g2 != 0 && !groups_possible(g2, c, n, jokers_left)) continue;
                 const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
                 const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv);
                 const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | yr << 16 | yt << 20);
