@@ -12,12 +12,15 @@ regenerate them with ``python tests/test_random_games.py --golden``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -38,10 +41,12 @@ from rummikub.legality import check_meld
 GOLDEN = Path(__file__).parent / "data" / "golden"
 PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
 
-_search_plays = None
+_search_plays: Any = None
+_search_solve: Any = None
 if os.environ.get("RUMMIKUB_RANDOM_MOVER", "search") == "search":
     try:
         from rummikub.search import plays as _search_plays
+        from rummikub.search import solve as _search_solve
     except ImportError:  # pragma: no cover - before the search exists
         pass
 
@@ -56,22 +61,23 @@ class FakeClock:
         return self.now
 
 
-def _stand_in_plays(game: Game) -> list[Table]:
+def _stand_in_plays(game: Game, openings: bool = True) -> list[Table]:
     """Without the search: rack-only sets (the best opening) and single tiles added to a set's end."""
     from rummikub.legality import best_opening
 
     rack, table, rules = game.rack(game.current_player), game.table, game.rules
     out = []
-    value, melds = best_opening(rack, rules)
+    value, melds = best_opening(rack, rules) if openings else (0, [])
     opened = game.opened(game.current_player)
     if melds and (opened or value >= rules.opening_threshold) and (
             opened or rules.joker_in_opening or not any(m.jokers for m in melds)):
         out.append(Table(list(table) + melds))
-    if game.opened(game.current_player):
-        from rummikub import Meld
-
-        for i, meld in enumerate(table):
-            for tile in set(rack):
+    if game.opened(game.current_player) and len(table):
+        pairs = [(i, tile) for i in range(len(table)) for tile in set(rack)]
+        random.Random(len(pairs) * 31 + len(rack)).shuffle(pairs)
+        for i, tile in pairs[:40]:
+            meld = table[i]
+            if True:
                 for tiles in ((tile, *meld.tiles), (*meld.tiles, tile)):
                     try:
                         new = Meld(tiles, rules)
@@ -83,11 +89,54 @@ def _stand_in_plays(game: Game) -> list[Table]:
     return out
 
 
-def legal_tables(game: Game) -> list[Table]:
+STATS: Counter[str] = Counter()
+
+
+@contextlib.contextmanager
+def _memory_cap(limit: int = 3 << 30) -> Iterator[None]:
+    """Caps the address space while the search enumerates plays, so a blow-up is a MemoryError, not a
+    machine-wide out-of-memory kill."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def legal_tables(game: Game, rng: random.Random) -> list[Table]:
+    """Candidate legal plays for the random mover.
+
+    With the search: now and then every legal play (``plays``, for a uniformly random one), usually the best
+    play for a random objective (``solve``) plus single-tile additions; without it, the stand-in moves.
+    Each is committed through the game, so ``check_turn`` re-checks the search on every move."""
     if _search_plays is None:
         return _stand_in_plays(game)
     p = game.current_player
-    return [play.table for play in _search_plays(game.table, game.rack(p), rules=game.rules, opened=game.opened(p))]
+    rack, opened = game.rack(p), game.opened(p)
+    if rng.random() < 0.04 and len(rack) <= 12:
+        try:
+            with _memory_cap(3 << 29):
+                found = [play.table for play in _search_plays(game.table, rack, rules=game.rules, opened=opened)]
+        except MemoryError:
+            STATS["plays_memory_error"] += 1
+        else:
+            STATS["plays_calls"] += 1
+            STATS["plays_found"] += len(found)
+            return found
+    objective = rng.choice(["tiles", "value", "penalty"])
+    best = _search_solve(game.table, rack, rules=game.rules, opened=opened, objective=objective)
+    STATS["solve_calls"] += 1
+    out = [best.table] if best is not None else []
+    if opened and rng.random() < 0.5:
+        out += _stand_in_plays(game, openings=False)
+    return out
 
 
 def check_invariants(game: Game) -> None:
@@ -138,8 +187,10 @@ def try_illegal(game: Game, rng: random.Random) -> None:
 
 
 def play_random_game(preset: str, players: int, seed: int, *, illegal_rate: float = 0.05,
-                     timeout_rate: float = 0.03, draft_rate: float = 0.2) -> Game:
+                     timeout_rate: float = 0.03, draft_rate: float = 0.2, play_rate: float | None = None) -> Game:
     rng = random.Random(seed * 7919 + players)
+    rate = rng.choice([0.9, 0.9, 0.5, 0.25])  # some games dawdle until the pool runs out
+    play_rate = rate if play_rate is None else play_rate
     clock = FakeClock()
     game = Game.new(players, preset=preset, seed=seed, clock=clock)
     rules = game.rules
@@ -158,10 +209,11 @@ def play_random_game(preset: str, players: int, seed: int, *, illegal_rate: floa
             continue
         if rng.random() < illegal_rate:
             try_illegal(game, rng)
-        options = legal_tables(game)
-        if options and rng.random() < 0.85:
+        options = legal_tables(game, rng)
+        if options and (rng.random() < play_rate or not game.pool_size and rng.random() < 0.5):
             target = rng.choice(options)
-            rack_before = game.rack(game.current_player)
+            mover = game.current_player
+            rack_before = game.rack(mover)
             if rng.random() < draft_rate and build_in_draft(game, target):
                 assert game.draft.legal, game.draft.problems()
                 if rng.random() < 0.3:  # undo everything, redo everything
@@ -178,8 +230,7 @@ def play_random_game(preset: str, players: int, seed: int, *, illegal_rate: floa
                     game.draft.reset()
                 played = game.play(target)
             assert game.table == target and played <= rack_before
-            if not game.is_over or game.outcome.winner is None:  # type: ignore[union-attr]
-                assert game.rack((game.current_player - 1) % game.players) == rack_before - played
+            assert game.rack(mover) == rack_before - played and game.opened(mover)
         elif game.pool_size:
             game.draw()
         else:
@@ -223,21 +274,90 @@ def quick_count() -> int:
     return int(os.environ.get("RUMMIKUB_RANDOM_GAMES", "40"))
 
 
-def _cases(count: int) -> list[tuple[str, int, int]]:
+def _cases(count: int, offset: int = 0) -> list[tuple[str, int, int]]:
+    """(preset, players, seed): the presets in turn, 2..4 players (2..6 with large)."""
     cases = []
-    for i in range(count):
+    for i in range(offset, offset + count):
         preset = PRESETS[i % len(PRESETS)]
         top = 6 if preset == "large" else 4
         cases.append((preset, 2 + (i // len(PRESETS)) % (top - 1), i))
     return cases
 
 
-def test_random_games_quick() -> None:
+def run_games(count: int, offset: int = 0) -> dict[str, Any]:
+    """Plays ``count`` random games; returns counts by preset and termination, and the time taken."""
     start = time.perf_counter()
-    totals: Counter[str] = Counter()
-    for preset, players, seed in _cases(quick_count()):
+    ended: Counter[str] = Counter()
+    presets: Counter[str] = Counter()
+    turns = 0
+    for preset, players, seed in _cases(count, offset):
         game = play_random_game(preset, players, seed)
         assert game.outcome is not None
-        totals[game.outcome.termination.value] += 1
-    assert sum(totals.values()) == quick_count()
-    print(f"{quick_count()} games in {time.perf_counter() - start:.1f}s: {dict(totals)}")
+        ended[game.outcome.termination.value] += 1
+        presets[f"{preset}/{players}"] += 1
+        turns += game.turn
+    return {"games": count, "turns": turns, "seconds": round(time.perf_counter() - start, 1),
+            "terminations": dict(ended), "by_preset": dict(sorted(presets.items())), "search": dict(STATS)}
+
+
+def test_random_games_quick() -> None:
+    summary = run_games(quick_count())
+    assert summary["games"] == quick_count()
+    print(json.dumps(summary))
+
+
+@pytest.mark.slow
+def test_random_games_10000() -> None:
+    summary = run_games(int(os.environ.get("RUMMIKUB_RANDOM_GAMES_SLOW", "10000")), offset=100_000)
+    assert set(summary["terminations"]) == {"rummikub", "pool_exhausted"}
+    print(json.dumps(summary))
+
+
+# --- golden transcripts -----------------------------------------------------------------------------------
+
+GOLDEN_CASES = [(preset, players, seed, None) for preset in PRESETS
+                for players, seed in ((2, 1), (4, 2), (6 if preset == "large" else 3, 3))]
+GOLDEN_CASES += [("pressman-2015", 3, 4, 0.02), ("sabra", 2, 5, 0.02)]  # dawdlers: the pool runs out
+
+
+def _final_state(game: Game) -> dict[str, Any]:
+    return {"racks": [str(game.rack(p)) for p in range(game.players)], "table": table_to_text(game.table),
+            "pool_size": game.pool_size, "turn": game.turn,
+            "outcome": game.outcome.to_dict() if game.outcome else None}
+
+
+def _golden_path(preset: str, players: int, seed: int, rate: float | None) -> Path:
+    return GOLDEN / f"{preset}-{players}p-seed{seed}{'-rate' + str(rate) if rate is not None else ''}.json"
+
+
+def write_golden() -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for preset, players, seed, rate in GOLDEN_CASES:
+        game = play_random_game(preset, players, seed, play_rate=rate)
+        data = {"record": game.record, "final": _final_state(game)}
+        _golden_path(preset, players, seed, rate).write_text(json.dumps(data, indent=1) + "\n")
+
+
+@pytest.mark.parametrize("preset, players, seed, rate", GOLDEN_CASES)
+def test_golden_transcripts(preset: str, players: int, seed: int, rate: float | None) -> None:
+    path = _golden_path(preset, players, seed, rate)
+    if not path.exists():
+        pytest.skip(f"{path.name} missing: run python tests/test_random_games.py --golden")
+    data = json.loads(path.read_text())
+    game = Game.from_record(data["record"])
+    assert _final_state(game) == data["final"]
+    assert game.record == data["record"]
+    # the same seed still deals the same game
+    assert Game.new(players, preset=preset, seed=seed, clock=FakeClock()).record["deal"] == data["record"]["deal"]
+    # a transcript with one event removed no longer replays
+    broken = json.loads(json.dumps(data["record"]))
+    del broken["events"][len(broken["events"]) // 2]
+    with pytest.raises(InvalidRecordError):
+        Game.from_record(broken)
+
+
+if __name__ == "__main__":
+    if "--golden" in sys.argv:
+        write_golden()
+    else:
+        print(json.dumps(run_games(int(sys.argv[1]) if len(sys.argv) > 1 else quick_count())))

@@ -74,7 +74,7 @@ class TurnTimeoutError(RummikubError):
 
 def _meld_text(meld: Meld) -> str:
     text = str(meld)
-    if meld.kind == MeldKind.GROUP and Meld.parse(text).kind != MeldKind.GROUP:
+    if meld.kind == MeldKind.GROUP and meld.jokers == len(meld) - 1 and Meld.parse(text).kind != MeldKind.GROUP:
         return "group:" + text
     return text
 
