@@ -34,7 +34,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 
-JK = ("J", 0)
+JK = (9, 0)  # the joker: colour 9 exists in no rule set, and it sorts after every numbered tile
 Tile = tuple[int, int]  # (colour, number); JK for the joker
 
 
@@ -359,7 +359,7 @@ def solve_play(inst: Instance, objective: str = "tiles", fixed: Counter[Tile] | 
     R, rack, T = inst.R, inst.rack, inst.T
     Tj, Rj = T[JK], rack[JK]
     opening = (not inst.opened) and R.threshold > 0
-    big = float(1 + sum(n * k for (c, n), k in rack.items() if c != "J") + Rj * max(R.numbers, 1)
+    big = float(1 + sum(n * k for (c, n), k in rack.items() if (c, n) != JK) + Rj * max(R.numbers, 1)
                 + sum(rack.values()))
     M = _Model()
     placed: list[tuple[int, CMeld]] = []
