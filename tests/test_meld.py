@@ -53,7 +53,7 @@ class Reading(NamedTuple):
 def ref_readings(tiles: list[RefTile], numbers: int = 13, colours: int = 4, min_len: int = 3) -> list[Reading]:
     """Every reading of the multiset as one meld.
 
-    A group is min_len..colours tiles of one number in distinct colours. A run is min_len..numbers
+    A group is max(3, min_len)..colours tiles of one number in distinct colours. A run is min_len..numbers
     tiles standing for consecutive numbers of one colour, inside 1..numbers (no wrap). A joker fills any
     one slot. A meld holds at least one numbered tile.
     """
@@ -64,7 +64,7 @@ def ref_readings(tiles: list[RefTile], numbers: int = 13, colours: int = 4, min_
     out = []
     tile_numbers = [num for _, num in real]
     tile_colours = [col for col, _ in real]
-    if len(set(tile_numbers)) == 1 and len(set(tile_colours)) == len(real) and n <= colours:
+    if len(set(tile_numbers)) == 1 and len(set(tile_colours)) == len(real) and max(3, min_len) <= n <= colours:
         out.append(Reading("group", tile_numbers[0], -1, tile_numbers[0] * n))
     if len(set(tile_colours)) == 1 and len(set(tile_numbers)) == len(real):
         for start in range(1, numbers - n + 2):
