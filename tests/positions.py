@@ -47,8 +47,8 @@ def _random_meld(rng: random.Random, rules: RuleSet, pool: dict[Tile, int], max_
     """Tiles (in slot order) of a random valid meld whose numbered tiles are all in ``pool``."""
     n, c, m = rules.numbers, rules.colours, rules.min_len
     for _ in range(40):
-        if c >= max(3, m) and rng.random() < 0.4:
-            size = rng.randint(max(3, m), c)  # the core's groups also need min_len tiles
+        if c >= 3 and rng.random() < 0.4:
+            size = rng.randint(3, c)  # groups: 3..colours tiles whatever min_len is
             if size > max_tiles:
                 continue
             number = rng.randint(1, n)
@@ -157,7 +157,7 @@ def position_stream(seed: int, count: int) -> Iterator[Position]:
     rng = random.Random(seed)
     base = [RuleSet.preset("standard"), RuleSet.preset("digital"), RuleSet.preset("sabra"),
             RuleSet.preset("large")] + list(ODD_RULES.values())
-    sizes = [(0, 0), (3, 12), (13, 25), (26, 40), (41, 60)]
+    sizes = [(0, 0)] * 2 + [(3, 12)] * 3 + [(13, 25)] * 3 + [(26, 40)] * 2 + [(41, 60)]
     for i in range(count):
         rules = rng.choice(base)
         rules = rules.replace(
@@ -171,7 +171,7 @@ def position_stream(seed: int, count: int) -> Iterator[Position]:
         if rules.copies == 1 and size[1] > 40:
             size = (26, 40)
         max_j = rules.jokers
-        table_jokers = 0 if size[1] == 0 else min(rng.choice([0, 0, 1, 1, 2, 3, 4]), max_j)
+        table_jokers = 0 if size[1] == 0 else min(rng.choice([0, 0, 0, 1, 1, 1, 2, 2, 3, 4]), max_j)
         rack_jokers = min(rng.choice([0, 0, 1, 1, 2]), max_j - table_jokers)
         rack_size = rng.choice([4, 6, 8, 10, 14])
         opened = size[1] > 0 and rng.random() < 0.75
