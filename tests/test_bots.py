@@ -172,8 +172,11 @@ def test_hard_keeps_its_joker_for_a_single_tile() -> None:
 
 
 def test_hard_spends_its_joker_when_it_unloads_many_tiles() -> None:
+    """A joker is worth ``weights.joker`` tiles: worth keeping against 5 tiles at the default weight, spent
+    for them at a weight of 2.5."""
     view = _view("R1 R2 R3", "J K9 K10 K12 K13 B5")
-    turn = HardBot(seed=1).choose(view)
+    assert HardBot(seed=1).choose(view) == "draw"
+    turn = HardBot(seed=1, weights=HardWeights(joker=2.5)).choose(view)
     assert isinstance(turn, Table) and turn.tiles() - view.table.tiles() == TileSet.parse("J K9 K10 K12 K13")
 
 

@@ -53,8 +53,9 @@ class HardWeights:
     """Each rack tile played once the pool is empty or an opponent is close to going out."""
     value: float = 0.01
     """Each point of face value played (tiles left on the rack cost their value at the end)."""
-    joker: float = 2.5
-    """A joker still on the rack (beyond the tile it is)."""
+    joker: float = 6.0
+    """A joker still on the rack (beyond the tile it is): a joker held to the end makes going out far easier
+    (measured: holding at 6 beats spending at 0 by about 60% to 40% in 2-player games against medium)."""
     flex: float = 0.25
     """A kept tile's flexibility (0..1 each: how close it is to a set)."""
     draw: float = 1.0
