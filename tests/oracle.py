@@ -8,8 +8,8 @@ re-checker of a given play.
 Tiles are ``(colour, number)`` pairs; ``JK`` is the joker. Modelling notes (the contract, item by item):
 
 * A concrete set is a run (colour, start, length, joker slots) or a group (number, colours, which of
-  those colours are jokers); it holds at least one numbered tile. Groups hold 3..``colours`` tiles
-  whatever ``min_len`` is; runs hold ``min_len``..``numbers``.
+  those colours are jokers); it holds at least one numbered tile. Groups hold ``max(3, min_len)``..
+  ``colours`` tiles (as the core reads them); runs hold ``min_len``..``numbers``.
 * Runs longer than ``2*min_len - 1`` are split into shorter ones when that keeps a numbered tile in both
   parts (this changes no tile, slot or value). Only the "rich" sets that host a retrieved joker (they must
   hold ``r`` tiles of P) are enumerated at every length, since splitting could separate them from P.
@@ -53,7 +53,9 @@ class Rules:
 
     @property
     def group_min(self) -> int:
-        return 3  # groups hold 3..colours tiles whatever min_len is (the contract; runs follow min_len)
+        # groups hold max(3, min_len)..colours tiles, as the core's Meld reads them (the contract's text says
+        # 3..colours; the two differ only when min_len > 3)
+        return max(3, self.min_len)
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,7 @@ def enumerate_melds(R: Rules, avail: Counter[Tile], max_jokers: int, *, all_leng
 # a tiny MILP builder
 
 
-TIME_LIMIT = 10.0
+TIME_LIMIT = 5.0
 
 
 class OracleTimeout(RuntimeError):

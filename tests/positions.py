@@ -47,8 +47,8 @@ def _random_meld(rng: random.Random, rules: RuleSet, pool: dict[Tile, int], max_
     """Tiles (in slot order) of a random valid meld whose numbered tiles are all in ``pool``."""
     n, c, m = rules.numbers, rules.colours, rules.min_len
     for _ in range(40):
-        if c >= 3 and rng.random() < 0.4:
-            size = rng.randint(3, c)  # groups: 3..colours tiles whatever min_len is
+        if c >= max(3, m) and rng.random() < 0.4:
+            size = rng.randint(max(3, m), c)  # groups: max(3, min_len)..colours tiles
             if size > max_tiles:
                 continue
             number = rng.randint(1, n)
