@@ -378,3 +378,32 @@ def test_shared_win_fractions_in_the_record() -> None:
     assert game.outcome is not None and sum(game.outcome.scores) == 0
     assert all(isinstance(s, Fraction) for s in game.outcome.scores)
     assert Game.from_json(game.to_json()).outcome == game.outcome
+
+
+def test_a_bot_plays_from_its_view_only() -> None:
+    """The bot path: read game.view(player), answer with a whole table, "draw" or "pass"."""
+    search = pytest.importorskip("rummikub.search")
+    game = Game.new(players=3, preset="digital", seed=17)
+    while not game.is_over and game.turn < 400:
+        view = game.view(game.current_player)
+        assert view.is_my_turn
+        play = search.solve(view.table, view.rack, rules=view.rules, opened=view.has_opened)
+        if play is not None:
+            game.apply(play.table, player=view.player)
+        else:
+            game.apply("draw" if view.can_draw else "pass", player=view.player)
+    assert game.is_over and game.outcome is not None and sum(game.outcome.scores) == 0
+    assert Game.from_json(game.to_json()).outcome == game.outcome
+
+
+def test_game_plays_lists_legal_plays() -> None:
+    pytest.importorskip("rummikub.search")
+    game = opened_game()
+    found = list(game.plays())
+    assert found, "Ada can add B3 and B8"
+    for play in found[:50]:
+        snapshot = game._snapshot()
+        from rummikub.legality import check_turn
+
+        assert check_turn(game.table, game.rack(0), play.table, rules=game.rules, opened=True) == play.tiles
+        assert game._snapshot() == snapshot

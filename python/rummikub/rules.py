@@ -3,43 +3,47 @@
 A :class:`RuleSet` is a frozen dataclass; ``RuleSet.preset(name)`` gives a preset and
 ``.replace(**changes)`` overrides any variant on top of it.
 
-========================== ============ ========= ============== =========== ======= =========
-preset                     tiles        joker in  extend after   joker       turn    match
-                                        opening   opening        retrieval   seconds winner
-========================== ============ ========= ============== =========== ======= =========
-``classic`` (2019 manual)  106          yes       no             replace     60      game_wins
-``pressman-2015``          106          yes       no             replace     off     game_wins
-``digital`` (casual)       106          yes       yes            free        off     game_wins
-``sabra``                  106          no        yes            replace_    off     points
-                                                                 from_rack
-``large`` (160 tiles)      160          yes       no             replace     off     game_wins
-``standard``               106          as ``pressman-2015`` (the 106-tile game, untimed)
-========================== ============ ========= ============== =========== ======= =========
+========================= ===== ======== ============ ================= ======= =========
+preset                    tiles joker in extend after joker retrieval   turn    match
+                                opening  opening                        seconds winner
+========================= ===== ======== ============ ================= ======= =========
+``classic`` (2019 manual) 106   yes      no           replace           60      game_wins
+``pressman-2015``         106   yes      no           replace           off     game_wins
+``digital`` (casual)      106   yes      yes          free              off     game_wins
+``sabra``                 106   no       yes          replace_from_rack off     points
+``large`` (160 tiles)     160   yes      no           replace           off     game_wins
+``standard``              106   yes      no           replace           off     game_wins
+========================= ===== ======== ============ ================= ======= =========
 
-The variants (fields), with their defaults:
+``standard`` is ``pressman-2015`` under another name (the default ``RuleSet()``). ``large`` also allows 2-6
+players (``max_players=6``), ``copies=3`` and ``jokers=4``.
 
-=============================== ============= ==============================================================
-field                           default       meaning
-=============================== ============= ==============================================================
-``numbers``                     13            tiles are numbered 1..numbers
-``colours``                     4             colours K, B, O, R (the first ``colours`` of them)
-``copies``                      2             copies of each numbered tile (3 in the 160-tile set)
-``jokers``                      2             jokers in the set (4 in the 160-tile set)
-``rack_size``                   14            tiles dealt to each player
-``min_len``                     3             the shortest valid set
-``opening_threshold``           30            points the first play must reach (0: no opening rule)
-``joker_in_opening``            True          a joker counts (at what it stands for) in the opening
-``extend_after_opening``        False         the opening turn may also add to / rearrange the table
-``joker_retrieval``             ``replace``   ``replace``, ``replace_from_rack`` or ``free`` (RULES.md §8)
-``turn_seconds``                None          the turn clock in seconds (None: no clock)
-``timeout_draw``                1             tiles drawn when time runs out with no move started
-``failed_move_draw``            3             tiles drawn when time runs out on an unfinishable move
-``commit_valid_draft_on_timeout`` False       a legal draft is committed when time runs out
-``joker_penalty``               30            a joker left on a rack costs this much
-``first_player``                ``draw``      ``draw`` (highest tile starts) or ``rotate`` (game by game)
-``match_winner``                ``game_wins`` ``game_wins`` (ties: points) or ``points``
-``min_players``/``max_players`` 2 / 4         players allowed (2..6 with the 160-tile set)
-=============================== ============= ==============================================================
+The variants (fields), with their defaults (RULES.md section in brackets):
+
+================================= ============= ==========================================================
+field                             default       meaning
+================================= ============= ==========================================================
+``numbers``                       13            tiles are numbered 1..numbers (§1)
+``colours``                       4             colours K, B, O, R (the first ``colours`` of them) (§1)
+``copies``                        2             copies of each numbered tile (3 in the 160-tile set) (§1)
+``jokers``                        2             jokers in the set (4 in the 160-tile set) (§1)
+``rack_size``                     14            tiles dealt to each player (§4)
+``min_len``                       3             the shortest valid set (§2)
+``opening_threshold``             30            points the opening must reach; 0 switches the opening rule off (§6)
+``joker_in_opening``              True          jokers count in the opening (False: the opening sets hold no joker;
+                                                with ``extend_after_opening``, jokers may be played but do not count)
+``extend_after_opening``          False         the opening turn may also add to / rearrange the table (§6)
+``joker_retrieval``               ``replace``   ``replace``, ``replace_from_rack`` or ``free`` (§8)
+``turn_seconds``                  None          the turn clock in seconds; None: no clock (§9)
+``timeout_draw``                  1             tiles drawn when time runs out with no move started (§9)
+``failed_move_draw``              3             tiles drawn when time runs out on an unfinished move (§9)
+``commit_valid_draft_on_timeout`` False         a legal draft is committed when time runs out (§9)
+``joker_penalty``                 30            what a joker left on a rack costs (§3, §10)
+``first_player``                  ``draw``      ``draw`` (every game: highest tile starts) or ``rotate`` (the first
+                                                game draws, then the first seat moves clockwise) (§4)
+``match_winner``                  ``game_wins`` ``game_wins`` (ties broken by points) or ``points`` (§11)
+``min_players``, ``max_players``  2, 4          players allowed (2..6 with the 160-tile set) (§4)
+================================= ============= ==========================================================
 
 Example::
 
