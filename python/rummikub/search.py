@@ -14,6 +14,7 @@ Everything here runs in the C++ core (a dynamic programme over numbers and colou
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal, Union
@@ -76,6 +77,7 @@ def _rules(rules: RuleSet | None) -> RuleSet:
     return rules
 
 
+@functools.lru_cache(maxsize=64)
 def _search_rules(rules: RuleSet) -> _core.SearchRules:
     try:
         return _core.SearchRules(rules.params, rules.opening_threshold, rules.joker_in_opening,
@@ -89,25 +91,32 @@ def _table(table: TableLike, rules: RuleSet) -> Table:
         return Table.parse(table, rules)
     if not isinstance(table, Table):
         raise InvalidNotationError(f"table must be a Table or a string, got {type(table).__name__} {table!r}")
-    table.tiles().check(rules, what=f"table {str(table)!r}")
     return table
 
 
 def _tiles(tiles: TilesLike, rules: RuleSet, what: str) -> TileSet:
     if isinstance(tiles, str):
-        tiles = TileSet.parse(tiles, rules)
-    elif not isinstance(tiles, TileSet):
+        return TileSet.parse(tiles, rules)
+    if not isinstance(tiles, TileSet):
         raise InvalidNotationError(f"{what} must be a TileSet or a string, got {type(tiles).__name__} {tiles!r}")
-    tiles.check(rules, what=f"{what} {str(tiles)!r}")
     return tiles
 
 
 def _position(table: TableLike, rack: TilesLike, rules: RuleSet | None) -> tuple[Table, TileSet, RuleSet]:
     r = _rules(rules)
-    t = _table(table, r)
-    k = _tiles(rack, r, "rack")
-    (t.tiles() | k).check(r, what=f"table {str(t)!r} with rack {str(k)!r}")
-    return t, k, r
+    return _table(table, r), _tiles(rack, r, "rack"), r
+
+
+def _refused(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> RummikubError:
+    """The error to raise when the core refuses a position: the tile counts are checked here (only on
+    failure, so the hot path builds no message) to name the offending input."""
+    try:
+        table.tiles().check(rules, what=f"table {str(table)!r}")
+        rack.check(rules, what=f"rack {str(rack)!r}")
+        (table.tiles() | rack).check(rules, what=f"table {str(table)!r} with rack {str(rack)!r}")
+    except RummikubError as rich:
+        return rich
+    return RummikubError(f"table {str(table)!r} with rack {str(rack)!r}: {exc}")
 
 
 def _stats(d: dict[str, int]) -> SearchStats:
@@ -138,7 +147,11 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     """
     r = _rules(rules)
     ts = _tiles(tiles, r, "tiles")
-    melds, _stats_dict = _core.arrange(ts._s, r.params)
+    try:
+        melds, _stats_dict = _core.arrange(ts._s, r.params)
+    except ValueError as exc:
+        ts.check(r, what=f"tiles {str(ts)!r}")
+        raise RummikubError(f"tiles {str(ts)!r}: {exc}") from None
     return None if melds is None else Table(Meld._wrap(m) for m in melds)
 
 
@@ -161,7 +174,10 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
         raise RummikubError(f"opened must be a bool, got {opened!r}")
     obj = _objective(objective)
     t, k, r = _position(table, rack, rules)
-    result, stats = _core.solve([m._m for m in t], k._s, _search_rules(r), opened, obj)
+    try:
+        result, stats = _core.solve([m._m for m in t], k._s, _search_rules(r), opened, obj)
+    except ValueError as exc:
+        raise _refused(exc, t, k, r) from None
     return None if result is None else _play(result, _stats(stats))
 
 
@@ -177,6 +193,7 @@ class LegalPlays:
     """
 
     def __init__(self, table: Table, rack: TileSet, rules: RuleSet, opened: bool) -> None:
+        self._position = (table, rack, rules)
         self._args = ([m._m for m in table], rack._s, _search_rules(rules), opened)
         self._results: list[_core.PlayResult] | None = None
         self._stats = SearchStats()
@@ -184,7 +201,10 @@ class LegalPlays:
 
     def _load(self) -> list[_core.PlayResult]:
         if self._results is None:
-            results, stats = _core.all_plays(*self._args)
+            try:
+                results, stats = _core.all_plays(*self._args)
+            except ValueError as exc:
+                raise _refused(exc, *self._position) from None
             self._results = list(results)
             self._stats = _stats(stats)
             self._by_tiles = {TileSet._wrap(res.played): i for i, res in enumerate(self._results)}
@@ -228,6 +248,8 @@ def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     if not isinstance(opened, bool):
         raise RummikubError(f"opened must be a bool, got {opened!r}")
     t, k, r = _position(table, rack, rules)
+    if not (t.tiles() | k)._s.fits(r.params):
+        raise _refused(ValueError("too many copies"), t, k, r)
     return LegalPlays(t, k, r, opened)
 
 
