@@ -429,7 +429,7 @@ struct Layer {
 
   void reset(size_t expect) {
     nodes.clear();
-    size_t cap = 64;
+    size_t cap = 16;
     while (cap < expect * 2) cap <<= 1;
     index.assign(cap, -1);
     mask = cap - 1;
@@ -482,12 +482,24 @@ struct Outcome {
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
-  Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN) : in_(in), stats_(stats), floor_(floor) {}
+  Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN) : in_(in), stats_(stats), floor_(floor) {
+    // Take back the layers of a finished programme: their vectors keep their capacity (no malloc).
+    if (!free_layers().empty()) {
+      layers_ = std::move(free_layers().back());
+      free_layers().pop_back();
+    }
+  }
+  Programme(Programme&&) = default;
+  Programme(const Programme&) = delete;
+  Programme& operator=(const Programme&) = delete;
+  ~Programme() {
+    if (!layers_.empty() && free_layers().size() < 4) free_layers().push_back(std::move(layers_));
+  }
 
   // Runs the sweep; afterwards finals() lists the nodes that end legally.
   void run() {
     const int N = in_.p.numbers, C = in_.p.colours;
-    layers_.assign(static_cast<size_t>(N * (C + 1) + 1), Layer());
+    layers_.resize(static_cast<size_t>(N * (C + 1) + 1));
     layers_[0].reset(1);
     layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
     size_t li = 0;
@@ -536,6 +548,10 @@ class Programme {
   void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const;
 
  private:
+  static std::vector<std::vector<Layer>>& free_layers() {
+    thread_local std::vector<std::vector<Layer>> pool;
+    return pool;
+  }
   void colour_step(const Layer& from, Layer& to, int n, int c);
   void group_step(const Layer& from, Layer& to, int n);
 
