@@ -33,6 +33,7 @@ from .game import Game, PlayerView, TurnTimeoutError
 from .legality import Reason, check_turn
 from .match import Match
 from .scoring import Outcome, Termination, score_game
+from .search import LegalPlays, Play, SearchStats, arrange, plays, solve, solve_batch
 from .rules import PRESETS, RuleSet
 from .tiles import JOKER, Colour, Tile, TileSet
 
@@ -49,6 +50,13 @@ __all__ = [
     "Termination",
     "TurnTimeoutError",
     "check_turn",
+    "arrange",
+    "plays",
+    "solve",
+    "solve_batch",
+    "LegalPlays",
+    "Play",
+    "SearchStats",
     "score_game",
     "IllegalMoveError",
     "InvalidMeldError",
