@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from conftest import LARGE, STANDARD
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 import rummikub
@@ -232,14 +232,6 @@ def rules_and_tiles(draw: st.DrawFn) -> tuple[RuleSet, list[Tile]]:
     return rules, tiles
 
 
-def core_misreads_short_run(rules: RuleSet, tiles: list[Tile]) -> bool:
-    """The case of test_two_tile_run_with_a_joker (a known core bug, see there)."""
-    return len(tiles) < 3 and sum(not t.is_joker for t in tiles) == 1 and len(tiles) <= rules.colours
-
-
-@pytest.mark.xfail(strict=True, reason="core bug: read_meld's group branch returns TooShort for a 2-tile "
-                   "single-number sequence before trying the run reading (cpp/src/meld.cpp, since groups need "
-                   "max(3, min_len) tiles); remove this mark and the assume() in test_other_rule_sets once fixed")
 def test_two_tile_run_with_a_joker() -> None:
     rules = RuleSet(min_len=2)
     assert Meld([JOKER, Tile.parse("K1")], rules).value == 3  # J K1 is the run K1 K2 (J as K2)
@@ -248,7 +240,6 @@ def test_two_tile_run_with_a_joker() -> None:
 @given(rules_and_tiles())
 def test_other_rule_sets(case: tuple[RuleSet, list[Tile]]) -> None:
     rules, tiles = case
-    assume(not core_misreads_short_run(rules, tiles))
     kw = {"numbers": rules.numbers, "colours": rules.colours, "min_len": rules.min_len}
     readings = ref_readings([to_ref(t) for t in tiles], **kw)
     try:

@@ -103,7 +103,7 @@ MeldError read_meld(const int* codes, int n, const Params& p, Meld& out) {
     return true;
   };
   if (real == 1 && positional(out)) return MeldError::Ok;
-  if (same_number && (real >= 2 || n <= p.colours)) {
+  if (same_number && (real >= 2 || (n <= p.colours && n >= group_min(p)))) {
     uint32_t cm = 0;
     for (int i = 0; i < n; ++i) {
       if (codes[i] == kJoker) continue;
