@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
-#include <cstring>
 #include <unordered_map>
 #ifdef RUMMIKUB_TRACE
 #include <cstdio>
@@ -473,12 +472,6 @@ struct Layer {
   }
 };
 
-// A finished arrangement, before it becomes a PlayResult.
-struct Outcome {
-  int64_t score;
-  size_t node;
-};
-
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
@@ -864,12 +857,6 @@ void set_usage(Input& in, const TileSet& rack) {
     }
   }
 }
-
-// One table joker: the tiles it may stand for (one for a run, the missing colours for a group).
-struct TableJoker {
-  int meld;
-  std::vector<int> candidates;
-};
 
 // Each way a table's jokers can stay or be retrieved (RULES.md §8), as programme inputs.
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
