@@ -242,3 +242,17 @@ def test_registry_and_user_bots() -> None:
     finally:
         del sys.modules["user_bots_for_test"]
         BOTS.pop("drawer", None)
+
+
+def test_hard_without_listing_every_play() -> None:
+    """Past ``max_enumeration`` the hard bot compares the best play with the best play keeping its jokers."""
+    keep = _view("R1 R2 R3", "J K9 B5 O12")
+    assert HardBot(seed=1, max_enumeration=0).choose(keep) == "draw"
+    out = _view("R1 R2 R3 | K5 B5 O5", "J R4 R5 R5 R6 R7", sizes=(6, 2))
+    turn = HardBot(seed=1, max_enumeration=0).choose(out)
+    assert isinstance(turn, Table) and turn.tiles() == out.table.tiles() | out.rack
+    plain = _view("R1 R2 R3 | K5 B5 O5", "J R4 K9 K10 K11 O2")
+    turn = HardBot(seed=1, max_enumeration=0).choose(plain)
+    assert isinstance(turn, Table) and turn.tiles() - plain.table.tiles() == TileSet.parse("R4 K9 K10 K11")
+    game, _ = _play_checked(["hard", "medium"], "classic", 3)
+    assert game.outcome is not None

@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from ..game import PlayerView
 from ..meld import Table
-from ..search import LegalPlays, plays, solve, solve_batch
+from ..search import plays, solve, solve_batch
 from ..tiles import Tile, TileSet
 from . import Bot, Turn, fallback
 
@@ -67,13 +67,14 @@ class HardWeights:
 class HardBot(Bot):
     """The strategic bot. ``candidates`` plays are scored fully; ``samples`` hidden racks per threatening
     opponent; ``budget`` caps the threat searches per move; ``threat_tiles``: opponents holding at most this
-    many tiles are threats."""
+    many tiles are threats; racks with more than ``max_enumeration`` sub-multisets skip the listing of every
+    legal play and compare the best play with the best play keeping the jokers."""
 
     name = "hard"
 
     def __init__(self, seed: int | None = None, *, weights: HardWeights | None = None, candidates: int = 6,
                  samples: int = 8, budget: int = 32, threat_tiles: int = 4,
-                 endgame_tiles: int = 2) -> None:
+                 endgame_tiles: int = 2, max_enumeration: int = 4096) -> None:
         super().__init__(seed)
         self.weights = weights or HardWeights()
         self.candidates = candidates
@@ -81,6 +82,7 @@ class HardBot(Bot):
         self.budget = budget
         self.threat_tiles = threat_tiles
         self.endgame_tiles = endgame_tiles
+        self.max_enumeration = max_enumeration
 
     # ---- the turn --------------------------------------------------------------------------------------
 
@@ -90,13 +92,32 @@ class HardBot(Bot):
         rack = view.rack
         if not view.has_opened:
             return self._open(view)
-        legal = plays(view.table, rack, rules=rules, opened=True)
-        if not legal:
+        tables: dict[TileSet, Table] = {}
+        if _sub_multisets(rack) <= self.max_enumeration:
+            legal = plays(view.table, rack, rules=rules, opened=True)
+            # The played tiles of every legal play, best first (most tiles); tables are built when needed.
+            played = [TileSet._wrap(res.played) for res in legal._load()]
+
+            def table_of(tiles: TileSet) -> Table:
+                play = legal.get(tiles)
+                assert play is not None
+                return play.table
+        else:
+            # A big rack can have tens of thousands of legal plays (seconds and gigabytes to list): take
+            # the best play and the best play keeping the jokers as the candidates instead.
+            played = []
+            for part in (rack, _without_jokers(rack)) if rack.jokers else (rack,):
+                found = solve(view.table, part, rules=rules, opened=True) if part else None
+                if found is not None and found.tiles not in tables:
+                    tables[found.tiles] = found.table
+                    played.append(found.tiles)
+
+            def table_of(tiles: TileSet) -> Table:
+                return tables[tiles]
+        if not played:
             return fallback(view)
-        # The played tiles of every legal play, best first (most tiles); tables are built only when needed.
-        played = [TileSet._wrap(res.played) for res in legal._load()]
         if played[0] == rack:
-            return _table_of(legal, played[0])  # going out wins the game
+            return table_of(played[0])  # going out wins the game
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
@@ -116,9 +137,9 @@ class HardBot(Bot):
             # Only candidates that a full threat charge could still make best are worth the searches.
             top = [s for s in top if s[0] >= top[0][0] - self.weights.threat]
             if len(top) > 1:
-                top = self._charge_threats(view, legal, top, threats, unseen)
+                top = self._charge_threats(view, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        return fallback(view) if best[2] is None else _table_of(legal, best[2])
+        return fallback(view) if best[2] is None else table_of(best[2])
 
     def _open(self, view: PlayerView) -> Turn:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
@@ -127,7 +148,7 @@ class HardBot(Bot):
         if best is None:
             return fallback(view)
         if best.tiles.jokers and rack != best.tiles:
-            plain = rack - TileSet([Tile.joker()] * rack.jokers)
+            plain = _without_jokers(rack)
             alt = solve(view.table, plain, rules=rules, opened=False) if plain else None
             if alt is not None and len(best.tiles) - len(alt.tiles) < 1 + self.weights.joker:
                 return alt.table
@@ -167,7 +188,7 @@ class HardBot(Bot):
         score += w.flex * sum(partners.get(t.code, 0.0) for t in kept if not t.is_joker)
         return score
 
-    def _charge_threats(self, view: PlayerView, legal: LegalPlays, top: list[tuple[float, int, TileSet | None]],
+    def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
                         threats: list[int], unseen: npt.NDArray[np.int32]
                         ) -> list[tuple[float, int, TileSet | None]]:
         """Charges each candidate the sampled chance that a threatening opponent goes out on its table."""
@@ -192,8 +213,13 @@ class HardBot(Bot):
         return [(score - self.weights.threat * float(frac), i, p) for (score, i, p), frac in zip(top, per_cand)]
 
 
-def _table_of(legal: LegalPlays, tiles: TileSet) -> Table:
-    """The new table of the legal play placing ``tiles``."""
-    play = legal.get(tiles)
-    assert play is not None
-    return play.table
+
+def _without_jokers(rack: TileSet) -> TileSet:
+    """The rack without its jokers."""
+    return rack - TileSet([Tile.joker()] * rack.jokers)
+
+
+def _sub_multisets(rack: TileSet) -> int:
+    """How many non-empty sub-multisets the rack has: an upper bound on its number of legal plays."""
+    counts = rack.to_counts()
+    return int(np.prod(counts[counts > 0].astype(np.float64) + 1)) - 1
