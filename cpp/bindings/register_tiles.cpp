@@ -63,7 +63,10 @@ void register_tiles(py::module_& m) {
   m.attr("MAX_COUNT") = kMaxCount;
   m.attr("JOKER") = kJoker;
 
-  py::class_<Params>(m, "Params", "Tile-set parameters of a rule set, as the engine sees them.")
+  // Params is bound first, its full_set() after TileSet: a method bound before its return type is
+  // registered shows the C++ name in its signature, which breaks the generated stub (_core.pyi).
+  py::class_<Params> params(m, "Params", "Tile-set parameters of a rule set, as the engine sees them.");
+  params
       .def(py::init([](int numbers, int colours, int copies, int jokers, int min_len) {
              Params p{numbers, colours, copies, jokers, min_len};
              require_params(p);
@@ -75,8 +78,7 @@ void register_tiles(py::module_& m) {
       .def_readonly("colours", &Params::colours)
       .def_readonly("copies", &Params::copies)
       .def_readonly("jokers", &Params::jokers)
-      .def_readonly("min_len", &Params::min_len)
-      .def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
+      .def_readonly("min_len", &Params::min_len);
 
   py::class_<TileSet>(m, "TileSet", "A multiset of tiles: four words of packed 4-bit counts plus a joker count.")
       .def(py::init<>())
@@ -140,4 +142,6 @@ void register_tiles(py::module_& m) {
         h = (h ^ static_cast<uint64_t>(s.jokers)) * 1099511628211ULL;
         return static_cast<py::ssize_t>(h >> 1);
       });
+
+  params.def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
 }
