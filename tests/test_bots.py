@@ -256,3 +256,12 @@ def test_hard_without_listing_every_play() -> None:
     assert isinstance(turn, Table) and turn.tiles() - plain.table.tiles() == TileSet.parse("R4 K9 K10 K11")
     game, _ = _play_checked(["hard", "medium"], "classic", 3)
     assert game.outcome is not None
+
+
+@pytest.mark.parametrize("module", ["rummikub.bots.easy", "rummikub.bots.medium", "rummikub.bots.hard"])
+def test_bot_module_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
