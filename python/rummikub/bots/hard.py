@@ -55,7 +55,7 @@ class HardWeights:
     """Each point of face value played (tiles left on the rack cost their value at the end)."""
     joker: float = 6.0
     """A joker still on the rack (beyond the tile it is): a joker held to the end makes going out far easier
-    (measured: holding at 6 beats spending at 0 by about 60% to 40% in 2-player games against medium)."""
+    (measured in 600 two-player games against medium: 51% at a weight of 2.5, 60% at 6)."""
     flex: float = 0.25
     """A kept tile's flexibility (0..1 each: how close it is to a set)."""
     draw: float = 1.0
