@@ -123,7 +123,7 @@ thread_local TransCache g_trans;
 
 // Bounds the memo: called at the start of each public entry point, never while nodes refer to it.
 void trim_memo() {
-  if (g_trans.pool.size() > (size_t{1} << 24)) g_trans = TransCache();
+  if (g_trans.pool.size() > (size_t{1} << 20)) g_trans = TransCache();  // 16 MiB of records at most
 }
 
 // Returns every distinct next state of a colour's runs, given the slots of its next number.
@@ -297,6 +297,7 @@ bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, std
   if (build != nullptr) {
     *build = stack;
   } else {
+    if (memo.size() > (size_t{1} << 18)) memo.clear();  // bounded: the keys seen in practice are few
     memo.emplace(key, ok);
   }
   return ok;
@@ -486,7 +487,12 @@ class Programme {
   Programme(const Programme&) = delete;
   Programme& operator=(const Programme&) = delete;
   ~Programme() {
-    if (!layers_.empty() && free_layers().size() < 4) free_layers().push_back(std::move(layers_));
+    // Keep at most a few small sets of layers: a large programme's memory goes back to the system.
+    size_t held = 0;
+    for (const Layer& l : layers_) held += l.nodes.capacity() + l.index.capacity();
+    if (!layers_.empty() && held < (size_t{1} << 18) && free_layers().size() < 4) {
+      free_layers().push_back(std::move(layers_));
+    }
   }
 
   // Runs the sweep; afterwards finals() lists the nodes that end legally.
