@@ -123,20 +123,26 @@ void register_search(py::module_& m) {
 
   m.def(
       "all_plays",
-      [](const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened) {
+      [](const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+         size_t node_limit) {
         require_table(table, rules.p);
         require_position(table_tiles(table), rack, rules.p);
         std::vector<PlayResult> out;
         SearchStats stats;
-        bool ok;
+        PlaysStatus status;
         {
           py::gil_scoped_release release;
-          ok = all_plays(table, rack, rules, opened, out, &stats);
+          status = all_plays(table, rack, rules, opened, out, &stats, node_limit);
         }
-        if (!ok) throw py::value_error("plays() handles racks of at most 64 numbered tiles");
+        if (status == PlaysStatus::RackTooLarge) throw py::value_error("plays() handles racks of at most 64 numbered tiles");
+        if (status == PlaysStatus::TooMany) {
+          throw py::value_error("too many plays to list: the enumeration passed its limit of " +
+                                std::to_string(node_limit) + " search states");
+        }
+        if (status != PlaysStatus::Ok) throw py::value_error("the position does not fit the rule set");
         return py::make_tuple(out, stats_dict(stats));
       },
-      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"),
+      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"), py::arg("node_limit") = 0,
       "Every distinct legal play, best first: (list of PlayResult, work counters).");
 
   m.def(

@@ -476,7 +476,8 @@ struct Layer {
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
-  Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN) : in_(in), stats_(stats), floor_(floor) {
+  Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN, size_t node_limit = 0)
+      : in_(in), stats_(stats), floor_(floor), node_limit_(node_limit) {
     // Take back the layers of a finished programme: their vectors keep their capacity (no malloc).
     if (!free_layers().empty()) {
       layers_ = std::move(free_layers().back());
@@ -501,11 +502,22 @@ class Programme {
     layers_.resize(static_cast<size_t>(N * (C + 1) + 1));
     layers_[0].reset(1);
     layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
-    size_t li = 0;
+    size_t li = 0, held = 1;
     for (int n = 1; n <= N; ++n) {
-      for (int c = 0; c < C; ++c, ++li) colour_step(layers_[li], layers_[li + 1], n, c);
+      for (int c = 0; c < C; ++c, ++li) {
+        colour_step(layers_[li], layers_[li + 1], n, c);
+        held += layers_[li + 1].nodes.size();
+      }
       group_step(layers_[li], layers_[li + 1], n);
+      held += layers_[li + 1].nodes.size();
       ++li;
+      if (node_limit_ != 0 && held > node_limit_) {
+        exceeded_ = true;
+        layers_[li].nodes.clear();  // no legal end: the caller reports the limit
+        for (size_t k = li + 1; k < layers_.size(); ++k) layers_[k].reset(0);
+        li = layers_.size() - 1;
+        break;
+      }
     }
     last_ = li;
     if (stats_ != nullptr) ++stats_->runs;
@@ -542,6 +554,8 @@ class Programme {
   }
 
   const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
+  // Returns true when the run stopped at its node limit (its finals are then empty).
+  bool exceeded() const { return exceeded_; }
 
   // Rebuilds the melds of a final node; fills the played tiles and value(P).
   void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const;
@@ -562,6 +576,8 @@ class Programme {
   const Input& in_;
   SearchStats* stats_;
   int64_t floor_;
+  size_t node_limit_;
+  bool exceeded_ = false;
   std::vector<Layer> layers_;
   size_t last_ = 0;
 };
@@ -1155,42 +1171,49 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
   return best_of(inputs, no_melds, untouched, out, stats);
 }
 
-bool all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-               std::vector<PlayResult>& out, SearchStats* stats) {
+PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+                      std::vector<PlayResult>& out, SearchStats* stats, size_t node_limit) {
   trim_memo();
   out.clear();
   TileSet table_tiles;
-  if (!position_ok(table, rack, rules, table_tiles)) return false;
+  if (!position_ok(table, rack, rules, table_tiles)) return PlaysStatus::BadPosition;
   TileSet numbered = rack;
   numbered.jokers = 0;
-  if (numbered.size() > 64) return false;
+  if (numbered.size() > 64) return PlaysStatus::RackTooLarge;
   bool untouched = false;
   const std::vector<Input> inputs =
       position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, untouched, stats);
   struct Best {
-    uint64_t mask;
-    int jokers;
     int64_t score;
     size_t input, node;
   };
-  std::vector<Best> best;
+  // The best arrangement of each distinct play, keyed by (rack tiles used, rack jokers used).
+  std::unordered_map<uint64_t, std::pair<int, Best>> by_mask;
+  std::vector<std::pair<uint64_t, int>> order;  // first-seen order of the keys: deterministic output
   std::vector<Programme> progs;
   progs.reserve(inputs.size());
+  size_t held = 0;
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
-    progs.emplace_back(inputs[ii], stats);
+    progs.emplace_back(inputs[ii], stats, INT64_MIN, node_limit == 0 ? 0 : node_limit - std::min(held, node_limit - 1));
     Programme& prog = progs.back();
     prog.run();
+    if (prog.exceeded()) return PlaysStatus::TooMany;
+    if (stats != nullptr) held = static_cast<size_t>(stats->states);
     for (size_t f : prog.finals()) {
       const Node& x = prog.final_node(f);
       const int jr = st_jr(x.s);
-      auto it = std::find_if(best.begin(), best.end(), [&](const Best& b) { return b.mask == x.s.mask && b.jokers == jr; });
-      if (it == best.end()) {
-        best.push_back(Best{x.s.mask, jr, x.score, ii, f});
-      } else if (x.score > it->score) {
-        *it = Best{x.s.mask, jr, x.score, ii, f};
+      const uint64_t key = x.s.mask * 8 + static_cast<uint64_t>(jr);
+      auto [it, fresh] = by_mask.try_emplace(key, jr, Best{x.score, ii, f});
+      if (fresh) {
+        order.emplace_back(x.s.mask, jr);
+      } else if (x.score > it->second.second.score) {
+        it->second.second = Best{x.score, ii, f};
       }
     }
   }
+  std::vector<Best> best;
+  best.reserve(order.size());
+  for (const auto& [mask, jr] : order) best.push_back(by_mask.at(mask * 8 + static_cast<uint64_t>(jr)).second);
   out.reserve(best.size());
   for (const Best& b : best) out.push_back(make_result(progs[b.input], b.node, table, untouched));
   std::sort(out.begin(), out.end(), [](const PlayResult& a, const PlayResult& b) {
@@ -1200,7 +1223,7 @@ bool all_plays(const std::vector<Meld>& table, const TileSet& rack, const Search
     }
     return a.played.jokers < b.played.jokers;
   });
-  return true;
+  return PlaysStatus::Ok;
 }
 
 }  // namespace rummikub

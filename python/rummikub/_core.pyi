@@ -280,7 +280,7 @@ class PlayResult:
     @property
     def value(self) -> int:
         ...
-def all_plays(table: collections.abc.Sequence[Meld], rack: TileSet, rules: SearchRules, opened: bool) -> tuple[list[PlayResult], dict]:
+def all_plays(table: collections.abc.Sequence[Meld], rack: TileSet, rules: SearchRules, opened: bool, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[list[PlayResult], dict]:
     """
     Every distinct legal play, best first: (list of PlayResult, work counters).
     """

@@ -28,7 +28,8 @@ from .meld import Meld, Table
 from .rules import RuleSet
 from .tiles import TileSet
 
-__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "arrange", "solve", "plays", "solve_batch"]
+__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "arrange", "solve", "plays",
+           "solve_batch"]
 
 Objective = Literal["tiles", "value", "penalty"]
 _OBJECTIVES = {"tiles": _core.Objective.TILES, "value": _core.Objective.VALUE, "penalty": _core.Objective.PENALTY}
@@ -192,9 +193,9 @@ class LegalPlays:
     (2, True, False)
     """
 
-    def __init__(self, table: Table, rack: TileSet, rules: RuleSet, opened: bool) -> None:
+    def __init__(self, table: Table, rack: TileSet, rules: RuleSet, opened: bool, limit: int | None) -> None:
         self._position = (table, rack, rules)
-        self._args = ([m._m for m in table], rack._s, _search_rules(rules), opened)
+        self._args = ([m._m for m in table], rack._s, _search_rules(rules), opened, limit or 0)
         self._results: list[_core.PlayResult] | None = None
         self._stats = SearchStats()
         self._by_tiles: dict[TileSet, int] = {}
@@ -204,6 +205,9 @@ class LegalPlays:
             try:
                 results, stats = _core.all_plays(*self._args)
             except ValueError as exc:
+                if "too many plays" in str(exc):
+                    table, rack, _rules = self._position
+                    raise RummikubError(f"plays of rack {str(rack)!r} on table {str(table)!r}: {exc}") from None
                 raise _refused(exc, *self._position) from None
             self._results = list(results)
             self._stats = _stats(stats)
@@ -238,19 +242,30 @@ class LegalPlays:
         return None if index is None else _play(self._load()[index], self._stats)
 
 
-def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True) -> LegalPlays:
+DEFAULT_PLAYS_LIMIT = 4_000_000
+"""Search states (about 72 bytes each) that :func:`plays` may hold before it gives up."""
+
+
+def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,
+          limit: int | None = DEFAULT_PLAYS_LIMIT) -> LegalPlays:
     """Every distinct legal play (each distinct multiset of rack tiles that can be placed, with one
     arrangement), for bots that choose among plays by their own criteria.
+
+    A big rack on a big table can have tens of thousands of plays; when the enumeration would hold more
+    than ``limit`` search states (None: no limit) it raises :class:`RummikubError` instead of exhausting
+    memory, and :func:`solve` with an objective is the way to go.
 
     >>> [str(p.tiles) for p in plays("K5 B5 O5", "R5 J")]
     ['J', 'R5']
     """
     if not isinstance(opened, bool):
         raise RummikubError(f"opened must be a bool, got {opened!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise RummikubError(f"limit must be a positive int or None, got {limit!r}")
     t, k, r = _position(table, rack, rules)
     if not (t.tiles() | k)._s.fits(r.params):
         raise _refused(ValueError("too many copies"), t, k, r)
-    return LegalPlays(t, k, r, opened)
+    return LegalPlays(t, k, r, opened, limit)
 
 
 def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet | None = None,

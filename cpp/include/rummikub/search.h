@@ -13,6 +13,7 @@
 // hold rack tiles), with its replacement tile forced onto the table.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -67,10 +68,12 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
 bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
                  Objective objective, PlayResult& out, SearchStats* stats);
 
+enum class PlaysStatus : uint8_t { Ok = 0, BadPosition, RackTooLarge, TooMany };
+
 // Every distinct legal play (distinct multiset of rack tiles), each with one arrangement, best first
-// by the `tiles` objective key, then canonical order of the played tiles. Requires at most 64 numbered
-// tiles in the rack (returns false otherwise).
-bool all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-               std::vector<PlayResult>& out, SearchStats* stats);
+// by the `tiles` objective key, then canonical order of the played tiles. Needs at most 64 numbered
+// rack tiles; with node_limit > 0, gives up (TooMany) once the programmes hold more nodes than that.
+PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+                      std::vector<PlayResult>& out, SearchStats* stats, std::size_t node_limit = 0);
 
 }  // namespace rummikub
