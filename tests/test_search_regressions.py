@@ -115,3 +115,14 @@ def test_objectives_choose_differently(objective: str, placed: str) -> None:
     # one joker, two uses: K1 K2 J K4 K5 (5 tiles, 15 points, rack -42) or R12 R13 J (3 tiles, 36, rack -55)
     play = best("", "K1 K2 K4 K5 R12 R13 J", opened=True, objective=objective)
     assert play is not None and play.tiles == TileSet.parse(placed)
+
+
+@pytest.mark.xfail(reason="found by the oracle's full run (stream1023-92): the contract values P's joker at the "
+                          "highest free slot (R13), the core at the slot its legality needs (the 6-group)",
+                   strict=False)
+def test_value_counts_rack_joker_at_highest_free_slot() -> None:
+    # P = B6 O7 R11 R12 J: O7 frees the table joker, which must sit with 2 rack tiles (R11 R12 J); the rack
+    # joker sits in B6 O6 J. value(P) = 6 + 7 + 11 + 12 + 13 = 49 (docs/search-semantics.md item 4).
+    rules = RuleSet().replace(joker_retrieval="replace_from_rack")
+    play = best("O6 J O8 O9 | B4 B5 B6", "K5 K10 B6 O2 O3 O7 O9 R11 R12 J", rules=rules, objective="value")
+    assert play is not None and play.value == 49
