@@ -94,15 +94,22 @@ STATS: Counter[str] = Counter()
 
 @contextlib.contextmanager
 def _memory_cap(limit: int = 3 << 30) -> Iterator[None]:
-    """Caps the address space while the search enumerates plays, so a blow-up is a MemoryError, not a
-    machine-wide out-of-memory kill."""
+    """Caps the address space (``limit`` bytes beyond what is mapped now) while the search runs, so a blow-up
+    is a MemoryError, not a machine-wide out-of-memory kill."""
     try:
         import resource
     except ImportError:  # pragma: no cover - not on POSIX
         yield
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    try:  # the cap is on top of what the process already maps
+        with open("/proc/self/statm") as statm:
+            limit += int(statm.read().split()[0]) * resource.getpagesize()
+    except OSError:  # pragma: no cover - no /proc
+        pass
     cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    if soft != resource.RLIM_INFINITY:
+        cap = min(cap, soft)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     try:
         yield
