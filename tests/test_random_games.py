@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from rummikub import (
+    SearchLimitError,
     Game,
     Meld,
     IllegalMoveError,
@@ -131,7 +132,7 @@ def legal_tables(game: Game, rng: random.Random) -> list[Table]:
         try:
             with _memory_cap(3 << 29):
                 found = [play.table for play in _search_plays(game.table, rack, rules=game.rules, opened=opened)]
-        except MemoryError:
+        except (MemoryError, SearchLimitError):  # a position past the enumeration's limit: counted, not hidden
             STATS["plays_memory_error"] += 1
         else:
             STATS["plays_calls"] += 1
@@ -141,7 +142,7 @@ def legal_tables(game: Game, rng: random.Random) -> list[Table]:
     try:
         with _memory_cap(3 << 29):
             best = _search_solve(game.table, rack, rules=game.rules, opened=opened, objective=objective)
-    except MemoryError:  # a known blow-up of the core on some 160-tile positions: reported, not hidden
+    except (MemoryError, SearchLimitError):  # rare 160-tile positions past the search's limit: reported, not hidden
         STATS["solve_memory_error"] += 1
         return _stand_in_plays(game)
     STATS["solve_calls"] += 1

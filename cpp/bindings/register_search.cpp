@@ -55,6 +55,13 @@ py::dict stats_dict(const SearchStats& s) {
   return d;
 }
 
+// Raises ValueError when a search stopped at its node limit (its answer is unknown, not "no play").
+void require_within_limit(const SearchStats& s, size_t node_limit) {
+  if (s.limited != 0) {
+    throw py::value_error("search limit: a programme run passed " + std::to_string(node_limit) + " states");
+  }
+}
+
 }  // namespace
 
 void register_search(py::module_& m) {
@@ -106,7 +113,7 @@ void register_search(py::module_& m) {
   m.def(
       "solve",
       [](const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-         Objective objective) {
+         Objective objective, size_t node_limit) {
         require_table(table, rules.p);
         require_position(table_tiles(table), rack, rules.p);
         PlayResult out;
@@ -114,11 +121,13 @@ void register_search(py::module_& m) {
         bool ok;
         {
           py::gil_scoped_release release;
-          ok = solve(table, rack, rules, opened, objective, out, &stats);
+          ok = solve(table, rack, rules, opened, objective, out, &stats, node_limit);
         }
+        require_within_limit(stats, node_limit);
         return py::make_tuple(ok ? py::cast(out) : py::none(), stats_dict(stats));
       },
       py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"), py::arg("objective"),
+      py::arg("node_limit") = 0,
       "The best legal play: (PlayResult or None, work counters).");
 
   m.def(
@@ -149,7 +158,8 @@ void register_search(py::module_& m) {
       "solve_batch",
       [](py::array_t<int64_t, py::array::c_style | py::array::forcecast> tables,
          py::array_t<int64_t, py::array::c_style | py::array::forcecast> racks, const SearchRules& rules,
-         py::array_t<bool, py::array::c_style | py::array::forcecast> opened, Objective objective) {
+         py::array_t<bool, py::array::c_style | py::array::forcecast> opened, Objective objective,
+         size_t node_limit) {
         if (tables.ndim() != 2 || racks.ndim() != 2 || tables.shape(1) != kJoker + 1 ||
             racks.shape(1) != kJoker + 1 || tables.shape(0) != racks.shape(0)) {
           throw py::value_error("tables and racks must be (n, 65) count arrays of the same length");
@@ -189,7 +199,8 @@ void register_search(py::module_& m) {
           for (py::ssize_t i = 0; i < n; ++i) {
             PlayResult r;
             const bool ok = solve_tiles(ts[static_cast<size_t>(i)], rs[static_cast<size_t>(i)], rules, ov(i), objective,
-                                        r, &stats);
+                                        r, &stats, node_limit);
+            if (stats.limited != 0) break;
             fw(i) = ok;
             for (int k = 0; k <= kJoker; ++k) pw(i, k) = static_cast<uint8_t>(ok ? r.played.count(k) : 0);
             tw(i) = ok ? r.tiles : 0;
@@ -197,6 +208,7 @@ void register_search(py::module_& m) {
             kw(i) = ok ? r.key : 0;
           }
         }
+        require_within_limit(stats, node_limit);
         py::dict out;
         out["found"] = found;
         out["played"] = played;
@@ -207,5 +219,5 @@ void register_search(py::module_& m) {
         return out;
       },
       py::arg("tables"), py::arg("racks"), py::arg("rules"), py::arg("opened"), py::arg("objective"),
-      "Best plays of many positions given as (n, 65) count arrays; table jokers count as free.");
+      py::arg("node_limit") = 0, "Best plays of many positions given as (n, 65) count arrays; table jokers count as free.");
 }

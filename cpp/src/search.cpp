@@ -1078,7 +1078,7 @@ bool position_ok(const std::vector<Meld>& table, const TileSet& rack, const Sear
 }
 
 bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
-             SearchStats* stats);
+             SearchStats* stats, size_t node_limit);
 
 }  // namespace
 
@@ -1111,14 +1111,14 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
 }
 
 bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-           Objective objective, PlayResult& out, SearchStats* stats) {
+           Objective objective, PlayResult& out, SearchStats* stats, size_t node_limit) {
   TileSet table_tiles;
   trim_memo();
   if (!position_ok(table, rack, rules, table_tiles)) return false;
   bool untouched = false;
   const std::vector<Input> inputs =
       position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, stats);
-  return best_of(inputs, table, untouched, out, stats);
+  return best_of(inputs, table, untouched, out, stats, node_limit);
 }
 
 namespace {
@@ -1126,7 +1126,7 @@ namespace {
 // runs with a floor just under its bound first, then lower floors until a legal end appears: any end
 // found above the floor is optimal, because only nodes that could not reach the floor were dropped.
 bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
-             SearchStats* stats) {
+             SearchStats* stats, size_t node_limit) {
   bool found = false;
   for (const Input& in : inputs) {
     const int64_t lo = found ? out.key + 1 : 1;
@@ -1134,8 +1134,12 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     if (ub < lo) continue;
     for (int64_t delta = int64_t{1} << 20;; delta *= 4) {
       const int64_t floor = std::max(lo, ub - delta);
-      Programme prog(in, stats, floor);
+      Programme prog(in, stats, floor, node_limit);
       prog.run();
+      if (prog.exceeded()) {
+        if (stats != nullptr) stats->limited = 1;
+        return false;
+      }
       size_t best = 0;
       bool any = false;
       for (size_t f : prog.finals()) {
@@ -1156,7 +1160,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
 }  // namespace
 
 bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
-                 Objective objective, PlayResult& out, SearchStats* stats) {
+                 Objective objective, PlayResult& out, SearchStats* stats, size_t node_limit) {
   trim_memo();
   if (!search_supported(rules.p) || !fits_rules(table_tiles, rules.p) || !fits_rules(rack, rules.p) ||
       !sum_fits(table_tiles, rack) || !fits_rules(sum(table_tiles, rack), rules.p)) {
@@ -1168,7 +1172,7 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
   const std::vector<Meld> no_melds;
   const std::vector<Input> inputs =
       position_inputs(no_melds, table_tiles, rack, free_rules, opened, false, objective, untouched, stats);
-  return best_of(inputs, no_melds, untouched, out, stats);
+  return best_of(inputs, no_melds, untouched, out, stats, node_limit);
 }
 
 PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,

@@ -25,6 +25,7 @@ from ._errors import (
     InvalidRecordError,
     InvalidTileError,
     RummikubError,
+    SearchLimitError,
     TileCountError,
 )
 from .meld import Meld, MeldKind, Table
@@ -69,6 +70,7 @@ __all__ = [
     "PRESETS",
     "RuleSet",
     "RummikubError",
+    "SearchLimitError",
     "Table",
     "Tile",
     "TileCountError",

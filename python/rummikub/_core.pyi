@@ -300,11 +300,11 @@ def read_meld(codes: collections.abc.Sequence[typing.SupportsInt | typing.Suppor
     """
     Reads tile codes in order as a meld (jokers positional where the order allows); ValueError says why not.
     """
-def solve(table: collections.abc.Sequence[Meld], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective) -> tuple[typing.Any, dict]:
+def solve(table: collections.abc.Sequence[Meld], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[typing.Any, dict]:
     """
     The best legal play: (PlayResult or None, work counters).
     """
-def solve_batch(tables: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], racks: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], rules: SearchRules, opened: typing.Annotated[numpy.typing.ArrayLike, numpy.bool], objective: Objective) -> dict:
+def solve_batch(tables: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], racks: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], rules: SearchRules, opened: typing.Annotated[numpy.typing.ArrayLike, numpy.bool], objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """
     Best plays of many positions given as (n, 65) count arrays; table jokers count as free.
     """

@@ -10,6 +10,7 @@ __all__ = [
     "TileCountError",
     "IllegalMoveError",
     "InvalidRecordError",
+    "SearchLimitError",
 ]
 
 
@@ -58,3 +59,9 @@ class InvalidRecordError(RummikubError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (str(self), self.reason))
+
+
+class SearchLimitError(RummikubError):
+    """A search stopped at its state limit (``limit=``): its answer is unknown, which is not "no play".
+
+    Raise the limit, or pass ``limit=None``, to search without one (memory grows with the states held)."""

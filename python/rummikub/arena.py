@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import IllegalMoveError, RummikubError
-from .bots import BotLike, get_bot
+from ._errors import IllegalMoveError, RummikubError, SearchLimitError
+from .bots import BotLike, fallback, get_bot
 from .game import Game
 from .rules import PRESETS, RuleSet
 
@@ -110,7 +110,11 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str
         if game.turn > _MAX_TURNS:
             raise RummikubError(f"game {index} (seed {seed}) did not end in {_MAX_TURNS} turns")
         p = game.current_player
-        action = bots[p].choose(game.view(p))
+        view = game.view(p)
+        try:
+            action = bots[p].choose(view)
+        except SearchLimitError:  # a position past the search's state limit: the bot draws (or passes)
+            action = fallback(view)
         try:
             game.apply(action, p)
         except IllegalMoveError:

@@ -23,13 +23,13 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._errors import InvalidNotationError, RummikubError, TileCountError
+from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
 from .meld import Meld, Table
 from .rules import RuleSet
 from .tiles import TileSet
 
-__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "arrange", "solve", "plays",
-           "solve_batch"]
+__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "DEFAULT_SOLVE_LIMIT", "arrange",
+           "solve", "plays", "solve_batch"]
 
 Objective = Literal["tiles", "value", "penalty"]
 _OBJECTIVES = {"tiles": _core.Objective.TILES, "value": _core.Objective.VALUE, "penalty": _core.Objective.PENALTY}
@@ -156,15 +156,33 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     return None if melds is None else Table(Meld._wrap(m) for m in melds)
 
 
+DEFAULT_SOLVE_LIMIT = 6_000_000
+"""Search states (about 72 bytes each) one programme run of :func:`solve` may hold before it gives up."""
+
+
+def _limit(limit: int | None) -> int:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise RummikubError(f"limit must be a positive int or None, got {limit!r}")
+    return limit or 0
+
+
+def _limited(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> RummikubError:
+    if str(exc).startswith("search limit"):
+        return SearchLimitError(f"rack {str(rack)!r} on table {str(table)!r}: {exc}")
+    return _refused(exc, table, rack, rules)
+
+
 def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,
-          objective: Objective = "tiles") -> Play | None:
+          objective: Objective = "tiles", limit: int | None = DEFAULT_SOLVE_LIMIT) -> Play | None:
     """The best legal play from ``rack`` onto ``table``, or None when no rack tile can be played.
 
     ``opened`` says whether the player opened before this turn; until then the opening rule of ``rules``
     applies. ``objective`` is ``"tiles"`` (most tiles, then most value), ``"value"`` (most face value,
     jokers at what they stand for, then most tiles) or ``"penalty"`` (lowest rack total left, a joker
     counting the joker penalty). Ties are broken deterministically. Every joker policy of the rules is
-    honoured (``docs/search-semantics.md``).
+    honoured (``docs/search-semantics.md``). A few rare positions (big 160-tile tables with several free
+    jokers) need millions of search states: past ``limit`` states in one programme run (None: no limit)
+    :class:`SearchLimitError` is raised rather than memory exhausted.
 
     >>> str(solve("K5 B5 O5 J", "K1 K2 R5").tiles)
     'K1 K2 R5'
@@ -174,11 +192,12 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     if not isinstance(opened, bool):
         raise RummikubError(f"opened must be a bool, got {opened!r}")
     obj = _objective(objective)
+    nodes = _limit(limit)
     t, k, r = _position(table, rack, rules)
     try:
-        result, stats = _core.solve([m._m for m in t], k._s, _search_rules(r), opened, obj)
+        result, stats = _core.solve([m._m for m in t], k._s, _search_rules(r), opened, obj, nodes)
     except ValueError as exc:
-        raise _refused(exc, t, k, r) from None
+        raise _limited(exc, t, k, r) from None
     return None if result is None else _play(result, _stats(stats))
 
 
@@ -207,7 +226,7 @@ class LegalPlays:
             except ValueError as exc:
                 if "too many plays" in str(exc):
                     table, rack, _rules = self._position
-                    raise RummikubError(f"plays of rack {str(rack)!r} on table {str(table)!r}: {exc}") from None
+                    raise SearchLimitError(f"plays of rack {str(rack)!r} on table {str(table)!r}: {exc}") from None
                 raise _refused(exc, *self._position) from None
             self._results = list(results)
             self._stats = _stats(stats)
@@ -260,8 +279,7 @@ def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     """
     if not isinstance(opened, bool):
         raise RummikubError(f"opened must be a bool, got {opened!r}")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise RummikubError(f"limit must be a positive int or None, got {limit!r}")
+    _limit(limit)
     t, k, r = _position(table, rack, rules)
     if not (t.tiles() | k)._s.fits(r.params):
         raise _refused(ValueError("too many copies"), t, k, r)
@@ -269,7 +287,8 @@ def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
 
 
 def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet | None = None,
-                opened: bool | npt.ArrayLike = True, objective: Objective = "tiles") -> dict[str, npt.NDArray[np.generic]]:
+                opened: bool | npt.ArrayLike = True, objective: Objective = "tiles",
+                limit: int | None = DEFAULT_SOLVE_LIMIT) -> dict[str, npt.NDArray[np.generic]]:
     """Best plays of many positions at once, without the GIL.
 
     ``tables`` and ``racks`` are ``(n, 65)`` count arrays indexed by tile code (``TileSet.to_counts``).
@@ -288,9 +307,12 @@ def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet |
         if arr.dtype.kind not in "iub":
             raise TileCountError(f"{name} must be an integer count array, got dtype {arr.dtype}")
     o = np.broadcast_to(np.asarray(opened, dtype=bool), (t.shape[0],)).copy()
+    nodes = _limit(limit)
     try:
         out: dict[str, npt.NDArray[np.generic]] = _core.solve_batch(
-            t.astype(np.int64), k.astype(np.int64), _search_rules(r), o, _objective(objective))
+            t.astype(np.int64), k.astype(np.int64), _search_rules(r), o, _objective(objective), nodes)
     except ValueError as exc:
+        if str(exc).startswith("search limit"):
+            raise SearchLimitError(f"solve_batch: {exc}") from None
         raise TileCountError(str(exc)) from None
     return out

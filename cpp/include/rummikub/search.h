@@ -40,6 +40,7 @@ struct SearchStats {
   uint64_t states = 0;       // programme states created
   uint64_t transitions = 0;  // state-to-state moves evaluated
   uint64_t runs = 0;         // programme runs (one per joker option / opening subset)
+  uint64_t limited = 0;      // 1 when a run passed its node limit (the answer is then unknown)
 };
 
 // One legal play: the rack tiles placed and the whole new table.
@@ -58,15 +59,16 @@ bool search_supported(const Params& p);
 // Partitions all of `tiles` into valid melds; returns false when no partition exists.
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats);
 
-// Finds the best legal play; returns false when no rack tile can be played.
+// Finds the best legal play; returns false when no rack tile can be played. With node_limit > 0, a
+// programme run holding more nodes than that stops the search: false, with stats->limited set.
 bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-           Objective objective, PlayResult& out, SearchStats* stats);
+           Objective objective, PlayResult& out, SearchStats* stats, std::size_t node_limit = 0);
 
 // The best play when the table is known only as a multiset (the batch entry point): its jokers are
 // treated as free (as under the `free` policy), and on an untouched-table opening `out.table` holds only
 // the new melds.
 bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
-                 Objective objective, PlayResult& out, SearchStats* stats);
+                 Objective objective, PlayResult& out, SearchStats* stats, std::size_t node_limit = 0);
 
 enum class PlaysStatus : uint8_t { Ok = 0, BadPosition, RackTooLarge, TooMany };
 

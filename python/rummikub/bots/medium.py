@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+from .._errors import SearchLimitError
 from ..game import PlayerView
 from ..search import Objective, solve
 from . import Bot, Turn, fallback
@@ -27,6 +28,10 @@ class MediumBot(Bot):
         self.objective: Objective = objective
 
     def choose(self, view: PlayerView) -> Turn:
-        """The search's best play, or a draw (a pass with an empty pool) when no rack tile fits."""
-        play = solve(view.table, view.rack, rules=view.rules, opened=view.has_opened, objective=self.objective)
+        """The search's best play, or a draw (a pass with an empty pool) when no rack tile fits or the position
+        is past the search's state limit."""
+        try:
+            play = solve(view.table, view.rack, rules=view.rules, opened=view.has_opened, objective=self.objective)
+        except SearchLimitError:
+            return fallback(view)
         return fallback(view) if play is None else play.table
