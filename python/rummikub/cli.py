@@ -63,19 +63,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table)
         print(f"value {table.value}, {len(table.tiles())} tiles, {len(table)} sets")
         return 0
-    if args.command == "solve":
-        try:
-            return _solve(args)
-        except RummikubError as exc:
-            print(f"rummikub solve: {exc}", file=sys.stderr)
-            return 1
-    if args.command == "arena":
+    if args.command in ("solve", "arena"):
         from .arena import arena_main
 
+        run = _solve if args.command == "solve" else arena_main
         try:
-            return arena_main(args)
+            return run(args)
         except RummikubError as exc:
-            print(f"rummikub arena: {exc}", file=sys.stderr)
+            print(f"rummikub {args.command}: {exc}", file=sys.stderr)
             return 1
     raise AssertionError(args.command)  # pragma: no cover - argparse allows only the commands above
 
