@@ -317,6 +317,12 @@ struct Input {
   int threshold = 0;                       // opening value to reach (0: none)
   int64_t w_rr[kMaxN] = {};                // objective weight of a rack tile by number
   int64_t w_rj[kMaxN] = {};                // objective weight of a rack joker by the number it stands for
+  int64_t c_j = 0;                         // ... split into a part for being a rack joker at all
+  int64_t v_j[kMaxN] = {};                 // ... and a part for the number it stands for
+  // When a retrieved joker and rack jokers are both free, legality fixes which joker is the retrieved one,
+  // but value(P) counts P's jokers at the highest free slots (the contract): the programme then labels
+  // free jokers for value apart from legality, and counts the labels (they must end equal to P's jokers).
+  bool labels = false;
   bool usage = false;                      // key states by the rack tiles used (to enumerate plays)
   uint8_t bit[kMaxColours][kMaxN] = {};    // first usage bit of each rack tile
   bool require_play = true;                // at least one rack tile
@@ -325,6 +331,7 @@ struct Input {
   uint8_t avail[kMaxColours][kMaxN + 2] = {};
   int64_t suffix[kMaxN * kMaxColours + 1] = {};
   int64_t wj_max = 0;
+  int64_t vj_max = 0;
   bool group_ok[kMaxN] = {};
   bool joker_run_ok[kMaxColours][kMaxN] = {};  // could a run through (c, n) hold a joker at n?
 };
@@ -388,7 +395,12 @@ void prepare(Input& in) {
     in.suffix[pos] = in.suffix[pos + 1] + (in.rr[c][n] > 0 && fits(c, n) ? in.rr[c][n] * in.w_rr[n] : 0);
   }
   in.wj_max = 0;
-  for (int n = 1; n <= N; ++n) in.wj_max = std::max(in.wj_max, in.w_rj[n]);
+  in.vj_max = 0;
+  for (int n = 1; n <= N; ++n) {
+    in.wj_max = std::max(in.wj_max, in.w_rj[n]);
+    in.vj_max = std::max(in.vj_max, in.v_j[n]);
+  }
+  in.labels = in.mode.track_p && in.jr > 0 && in.jt > 0 && in.vj_max > 0;
 }
 
 // Returns an upper bound of the score any legal end can reach (before the sweep starts).
@@ -397,7 +409,8 @@ int64_t root_bound(const Input& in) { return in.suffix[0] + in.jr * in.wj_max; }
 struct State {
   uint64_t cs[kMaxColours];
   uint64_t mask;
-  uint64_t misc;  // bits 0-35 groups promised, 36-38 rack jokers used, 39-41 table jokers used, 42-51 value
+  uint64_t misc;  // bits 0-35 groups promised, 36-38 rack jokers used, 39-41 table jokers used, 42-51 value,
+                  // 52-54 free jokers labelled as P's for value (Input::labels)
   bool operator==(const State& o) const {
     return cs[0] == o.cs[0] && cs[1] == o.cs[1] && cs[2] == o.cs[2] && cs[3] == o.cs[3] && mask == o.mask &&
            misc == o.misc;
@@ -407,9 +420,10 @@ constexpr uint64_t kGroupBits = (1ULL << 36) - 1;
 inline int st_jr(const State& s) { return static_cast<int>((s.misc >> 36) & 7); }
 inline int st_jt(const State& s) { return static_cast<int>((s.misc >> 39) & 7); }
 inline int st_v(const State& s) { return static_cast<int>((s.misc >> 42) & 1023); }
-inline uint64_t with_counts(uint64_t misc, int jr, int jt, int v) {
+inline int st_jv(const State& s) { return static_cast<int>((s.misc >> 52) & 7); }
+inline uint64_t with_counts(uint64_t misc, int jr, int jt, int v, int jv) {
   return (misc & kGroupBits) | static_cast<uint64_t>(jr) << 36 | static_cast<uint64_t>(jt) << 39 |
-         static_cast<uint64_t>(std::min(v, 1023)) << 42;
+         static_cast<uint64_t>(std::min(v, 1023)) << 42 | static_cast<uint64_t>(jv) << 52;
 }
 
 struct Node {
@@ -541,6 +555,7 @@ class Programme {
       const Node& x = L.nodes[i];
       if (x.dead) continue;
       if (st_jt(x.s) != in_.jt || st_jr(x.s) < in_.jr_min || st_v(x.s) < in_.threshold) continue;
+      if (in_.labels && st_jv(x.s) != st_jr(x.s)) continue;
       if (in_.require_play && x.score <= 0) continue;
       bool ok = true;
       for (int c = 0; c < in_.p.colours && ok; ++c) {
@@ -568,6 +583,14 @@ class Programme {
   void colour_step(const Layer& from, Layer& to, int n, int c);
   void group_step(const Layer& from, Layer& to, int n);
 
+  // Returns the score of placing yr rack jokers, yv free jokers labelled as P's for value, at number n.
+  int64_t joker_gain(int yr, int yv, int n) const {
+    return in_.labels ? yr * in_.c_j + yv * in_.v_j[n] : yr * in_.w_rj[n];
+  }
+  // Returns the most the jokers can still add: rack jokers left, and value labels left.
+  int64_t joker_bound(int jr_left, int jv_used) const {
+    return in_.labels ? jr_left * in_.c_j + (in_.jr - jv_used) * in_.vj_max : jr_left * in_.wj_max;
+  }
   // Marks the nodes of a layer that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
   // Returns false when the runs of colour c can no longer all be finished (too few slots ahead).
@@ -628,7 +651,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     if (x.dead) continue;
-    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
+    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
     for (int b = omin; b <= o; ++b) {
@@ -644,16 +667,17 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
             const uint64_t g = x.s.misc & kGroupBits;
             const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
             for (int yr = 0; yr <= yr_most; ++yr) {
-              const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
-              if (score + in_.suffix[pos + 1] + (jr_left - yr) * in_.wj_max < floor_) continue;
               for (int yt = 0; yt <= yt_most; ++yt) {
+               for (int yv = in_.labels ? 0 : yr; yv <= (in_.labels ? std::min(yr + yt, in_.jr - jvu) : yr); ++yv) {
+                const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
+                if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
                 const int jokers_left = jr_left - yr + jt_left - yt;
                 if (g2 != 0 && !groups_possible(g2, c, n, jokers_left)) continue;
                 const int slots[kSlots] = {a - ga, v - gv, b - gb, yr, yt};
                 const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode);
                 if (tcount == 0) continue;
                 const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
-                const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv);
+                const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv, jvu + yv);
                 const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | yr << 16 | yt << 20);
                 for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
                   const Trans& t = g_trans.pool[ti];
@@ -666,6 +690,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                   to.offer(y);
                 }
                 if (stats_ != nullptr) stats_->transitions += tcount;
+               }
               }
             }
           }
@@ -681,7 +706,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     const uint64_t g = x.s.misc & kGroupBits;
-    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s);
+    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     if (g == 0) {
       Node y{x.s, x.score, static_cast<int32_t>(idx), 0, 0, false};
       to.offer(y);
@@ -689,13 +714,15 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     }
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
       for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
-        if (stats_ != nullptr) ++stats_->transitions;
-        const int64_t score = x.score + gr * in_.w_rj[n];
-        if (score + in_.suffix[n * in_.p.colours] + (in_.jr - jru - gr) * in_.wj_max < floor_) continue;
-        if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
-        Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), 0, false};
-        y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0);
-        to.offer(y);
+        for (int gv = in_.labels ? 0 : gr; gv <= (in_.labels ? std::min(gr + gt, in_.jr - jvu) : gr); ++gv) {
+          if (stats_ != nullptr) ++stats_->transitions;
+          const int64_t score = x.score + joker_gain(gr, gv, n);
+          if (score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv) < floor_) continue;
+          if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
+          Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), 0, false};
+          y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0, jvu + gv);
+          to.offer(y);
+        }
       }
     }
   }
@@ -765,6 +792,9 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   const int N = in_.p.numbers, C = in_.p.colours;
   std::vector<RunBuild> runs[kMaxColours];
   value = 0;
+  // value(P): P's numbered tiles, plus P's jokers at the highest numbers any free joker stands for.
+  std::vector<int> free_slots;
+  int rack_jokers = 0;
   auto finish_run = [&](int c, const RunBuild& r) {
     Meld m{MeldKind::Run, c, r.start, static_cast<int>(r.slots.size()), 0, 0};
     for (size_t k = 0; k < r.slots.size(); ++k) {
@@ -772,7 +802,9 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       if (!slot_real(s)) m.joker_slots |= 1u << k;
       if (s == kRR) played.add(tile_code(c, r.start + static_cast<int>(k)));
       if (s == kRJ) played.add(kJoker);
-      if (slot_rack(s)) value += r.start + static_cast<int>(k);
+      if (s == kRR) value += r.start + static_cast<int>(k);
+      if (s == kRJ || s == kTJ) free_slots.push_back(r.start + static_cast<int>(k));
+      if (s == kRJ) ++rack_jokers;
     }
     melds.push_back(m);
   };
@@ -822,7 +854,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
           }
         }
         for (int k = 0; k < gb.rj; ++k) played.add(kJoker);
-        value += n * gb.rj;
+        for (int k = 0; k < gb.rj + gb.tj; ++k) free_slots.push_back(n);
+        rack_jokers += gb.rj;
         melds.push_back(m);
       }
     }
@@ -831,6 +864,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   for (int c = 0; c < C; ++c) {
     for (const RunBuild& r : runs[c]) finish_run(c, r);
   }
+  std::sort(free_slots.begin(), free_slots.end(), [](int a, int b) { return a > b; });
+  for (int k = 0; k < rack_jokers && k < static_cast<int>(free_slots.size()); ++k) value += free_slots[static_cast<size_t>(k)];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -840,16 +875,22 @@ void set_weights(Input& in, Objective obj, int joker_penalty) {
   for (int n = 0; n < kMaxN; ++n) {
     switch (obj) {
       case Objective::Tiles:
-        in.w_rr[n] = in.w_rj[n] = (int64_t{1} << 20) + n;
+        in.w_rr[n] = (int64_t{1} << 20) + n;
+        in.c_j = int64_t{1} << 20;
+        in.v_j[n] = n;
         break;
       case Objective::Value:
-        in.w_rr[n] = in.w_rj[n] = (static_cast<int64_t>(n) << 20) + 1;
+        in.w_rr[n] = (static_cast<int64_t>(n) << 20) + 1;
+        in.c_j = 1;
+        in.v_j[n] = static_cast<int64_t>(n) << 20;
         break;
       case Objective::Penalty:
         in.w_rr[n] = (static_cast<int64_t>(n) << 20) + 1;
-        in.w_rj[n] = (static_cast<int64_t>(joker_penalty) << 20) + 1;
+        in.c_j = (static_cast<int64_t>(joker_penalty) << 20) + 1;
+        in.v_j[n] = 0;
         break;
     }
+    in.w_rj[n] = in.c_j + in.v_j[n];
   }
 }
 
