@@ -535,11 +535,7 @@ class Game:
     def from_json(cls, text: str, *, clock: Clock | None = None) -> Game:
         """Replays a JSON record to the identical state; raises :class:`InvalidRecordError` (with ``reason``)
         for a record that breaks a rule or the tile count."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise InvalidRecordError(f"not JSON: {exc}", "format") from None
-        return cls.from_record(data, clock=clock)
+        return cls.from_record(load_record_json(text), clock=clock)
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], *, clock: Clock | None = None) -> Game:
@@ -550,6 +546,14 @@ class Game:
         state = f"over: {self._outcome.termination.value}" if self._outcome else f"player {self._current} to move"
         return (f"<Game {self.rules.name} players={self.players} seed={self.seed} turn={self._turn} "
                 f"pool={len(self._pool)} {state}>")
+
+
+def load_record_json(text: str) -> Any:
+    """Parses a record's JSON text; :class:`InvalidRecordError` (reason ``format``) when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise InvalidRecordError(f"not JSON: {exc}", "format") from None
 
 
 def _describe(event: Mapping[str, Any]) -> str:

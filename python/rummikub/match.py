@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from ._errors import InvalidRecordError, RummikubError
-from .game import Clock, Game
+from .game import Clock, Game, load_record_json
 from .rules import RuleSet
 
 __all__ = ["Match", "MATCH_FORMAT"]
@@ -151,11 +151,7 @@ class Match:
     @classmethod
     def from_json(cls, text: str, *, clock: Clock | None = None) -> Match:
         """Replays a match record (every game replayed and checked); :class:`InvalidRecordError` if broken."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise InvalidRecordError(f"not JSON: {exc}", "format") from None
-        return cls.from_record(data, clock=clock)
+        return cls.from_record(load_record_json(text), clock=clock)
 
     @classmethod
     def from_record(cls, data: Mapping[str, Any], *, clock: Clock | None = None) -> Match:
