@@ -36,31 +36,37 @@ struct Mode {
   }
 };
 
-// An open run in one byte: bits 0-2 length (capped at L), bit 3 holds a numbered tile, bit 4 is a
-// "host" (a run that will hold a free table joker: only hosts take one, and only hosts count their
-// rack tiles), bit 5 holds a free table joker, bits 6-7 rack tiles held (capped at r).
+// An open run in one byte: bits 0-2 length (capped at L), bit 3 holds a numbered tile, bit 5 holds a
+// free table joker, bits 6-7 rack tiles held (capped at r). While retrieved jokers are still to be placed
+// (Mode::track_p), every run counts its rack tiles, so that any run can take a retrieved joker (which needs
+// r rack tiles in its meld); once the last one is placed, runs that no longer need the count are settled
+// (the bits cleared), so states that differ only there merge.
 inline int d_len(uint8_t d) { return d & 7; }
 inline bool d_real(uint8_t d) { return (d >> 3) & 1; }
-inline bool d_host(uint8_t d) { return (d >> 4) & 1; }
 inline bool d_t(uint8_t d) { return (d >> 5) & 1; }
 inline int d_p(uint8_t d) { return d >> 6; }
-inline uint8_t make_desc(int len, bool real, bool host, bool t, int p) {
-  return static_cast<uint8_t>(len | (real ? 8 : 0) | (host ? 16 : 0) | (t ? 32 : 0) | (p << 6));
+inline uint8_t make_desc(int len, bool real, bool t, int p) {
+  return static_cast<uint8_t>(len | (real ? 8 : 0) | (t ? 32 : 0) | (p << 6));
 }
 
-// Returns the descriptor of a run after one more slot; d == 0 starts a run (a host when `host`).
-inline uint8_t extend(uint8_t d, int s, const Mode& m, bool host = false) {
-  host = m.track_p && (d == 0 ? (host || s == kTJ) : d_host(d));
+// Returns the descriptor of a run after one more slot; d == 0 starts a run.
+inline uint8_t extend(uint8_t d, int s, const Mode& m) {
   const int len = std::min(d_len(d) + 1, m.L);
   const bool real = m.track_real ? (d_real(d) || slot_real(s)) : true;
   const bool t = m.track_p && (d_t(d) || s == kTJ);
-  const int p = host ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
-  return make_desc(len, real, host, t, p);
+  const int p = m.track_p ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
+  return make_desc(len, real, t, p);
 }
 
 // Returns true when a run with this descriptor may end here.
 inline bool closable(uint8_t d, const Mode& m) {
-  return d_len(d) == m.L && d_real(d) && (!d_host(d) || (d_t(d) && d_p(d) >= m.r));
+  return d_len(d) == m.L && d_real(d) && (!d_t(d) || d_p(d) >= m.r);
+}
+
+// Returns the descriptor once no retrieved joker is left to place: only a run holding one and still
+// short of rack tiles keeps its count.
+inline uint8_t settle(uint8_t d, const Mode& m) {
+  return (!d_t(d) || d_p(d) >= m.r) ? static_cast<uint8_t>(d & 0x0F) : d;
 }
 
 // A colour's open runs: up to 8 descriptors, sorted descending, packed into a word (byte 0 largest).
@@ -78,10 +84,16 @@ inline uint64_t pack(uint8_t* d, int n) {
   for (int i = 0; i < n; ++i) s |= static_cast<uint64_t>(d[i]) << (8 * i);
   return s;
 }
+// Returns a colour's runs with every descriptor settled.
+inline uint64_t settle_word(uint64_t s, const Mode& m) {
+  uint8_t d[16];
+  const int k = unpack(s, d);
+  for (int j = 0; j < k; ++j) d[j] = settle(d[j], m);
+  return pack(d, k);
+}
 
 // One way a colour's runs take the slots of a number: what each old run does (3 bits each: 0 ends,
-// 1 + slot continues with that slot); the rest of the slots start new runs, of which `hosts` (3 bits
-// per slot kind, from bit 24) are hosts.
+// 1 + slot continues with that slot); the rest of the slots start new runs.
 struct Trans {
   uint64_t next;
   uint64_t actions;
@@ -126,12 +138,13 @@ void trim_memo() {
   if (g_trans.pool.size() > (size_t{1} << 20)) g_trans = TransCache();  // 16 MiB of records at most
 }
 
-// Returns every distinct next state of a colour's runs, given the slots of its next number.
-// Dominated moves are left out: ending a run while a new ordinary run starts in the same colour is
-// never better than continuing the old run with that slot (the longer run can do all the new one can).
-// Returns the pool index of the first record and the count.
-std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots], const Mode& m) {
-  uint32_t rest = m.id() << 16;
+// Returns every distinct next state of a colour's runs, given the slots of its next number; `settled`
+// when no retrieved joker is left to place after this number (the next states are then settled).
+// Dominated moves are left out: ending a run while a new run starts in the same colour is never better
+// than continuing the old run with that slot (the longer run, holding at least as many rack tiles, can
+// do all the new one can). Returns the pool index of the first record and the count.
+std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots], const Mode& m, bool settled) {
+  uint32_t rest = m.id() << 16 | static_cast<uint32_t>(settled) << 25;
   for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
   TransCache::Entry* hit = g_trans.find(state, rest);
   if (hit->rest != 0) return {hit->begin, hit->count};
@@ -141,27 +154,25 @@ std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots
   int rem[kSlots];
   std::copy(slots, slots + kSlots, rem);
   int act[8] = {0};
-  int hosts[kSlots] = {0};
   auto emit = [&]() {
     uint8_t next[16];
     int n = 0;
-    bool closed_plain = false, closed_host = false;
+    bool closed = false;
     for (int j = 0; j < k; ++j) {
       if (act[j] != 0) {
         next[n++] = extend(old[j], act[j] - 1, m);
       } else {
-        (d_host(old[j]) ? closed_host : closed_plain) = true;
+        closed = true;
       }
     }
-    int fresh_runs = 0, fresh_plain = 0;
+    int fresh_runs = 0;
+    for (int s = 0; s < kSlots; ++s) fresh_runs += rem[s];
+    if (n + fresh_runs > 8 || (closed && fresh_runs > 0)) return;
     for (int s = 0; s < kSlots; ++s) {
-      fresh_runs += rem[s];
-      fresh_plain += s == kTJ ? 0 : rem[s] - hosts[s];
+      for (int r = 0; r < rem[s]; ++r) next[n++] = extend(0, s, m);
     }
-    if (n + fresh_runs > 8) return;
-    if ((closed_plain || closed_host) && fresh_runs > 0 && (closed_host || fresh_plain > 0)) return;
-    for (int s = 0; s < kSlots; ++s) {
-      for (int r = 0; r < rem[s] && n < 8; ++r) next[n++] = extend(0, s, m, r < hosts[s]);
+    if (settled) {
+      for (int j = 0; j < n; ++j) next[j] = settle(next[j], m);
     }
     const uint64_t ns = pack(next, n);
     for (const Trans& t : out) {
@@ -169,26 +180,12 @@ std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots
     }
     uint64_t a = 0;
     for (int j = 0; j < k; ++j) a |= static_cast<uint64_t>(act[j]) << (3 * j);
-    for (int s = 0; s < kSlots; ++s) a |= static_cast<uint64_t>(hosts[s]) << (24 + 3 * s);
     out.push_back(Trans{ns, a});
-  };
-  // Which new runs (other than those started by a free table joker) are hosts.
-  auto choose_hosts = [&](auto&& self, int s) -> void {
-    if (s == kSlots) {
-      emit();
-      return;
-    }
-    const int most = (m.track_p && s != kTJ) ? rem[s] : 0;
-    for (int h = 0; h <= most; ++h) {
-      hosts[s] = h;
-      self(self, s + 1);
-    }
-    hosts[s] = 0;
   };
   // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
   auto rec = [&](auto&& self, int i) -> void {
     if (i == k) {
-      choose_hosts(choose_hosts, 0);
+      emit();
       return;
     }
     const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
@@ -197,7 +194,7 @@ std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots
       self(self, i + 1);
     }
     for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
-      if (rem[s] == 0 || (s == kTJ && m.track_p && !d_host(old[i]))) continue;
+      if (rem[s] == 0) continue;
       --rem[s];
       act[i] = s + 1;
       self(self, i + 1);
@@ -581,6 +578,8 @@ class Programme {
     return pool;
   }
   void colour_step(const Layer& from, Layer& to, int n, int c);
+  // Settles the runs of every colour but c (the last retrieved joker has just been placed).
+  void settle_others(State& s, int c) const;
   void group_step(const Layer& from, Layer& to, int n);
 
   // Returns the score of placing yr rack jokers, yv free jokers labelled as P's for value, at number n.
@@ -605,17 +604,6 @@ class Programme {
   size_t last_ = 0;
 };
 
-// Returns how many host runs still wait for their free table joker, with colour c's runs replaced.
-int waiting_hosts(const State& s, int c, uint64_t cs) {
-  int waiting = 0;
-  for (int x = 0; x < kMaxColours; ++x) {
-    uint8_t d[8];
-    const int k = unpack(x == c ? cs : s.cs[x], d);
-    for (int j = 0; j < k; ++j) waiting += (d_host(d[j]) && !d_t(d[j])) ? 1 : 0;
-  }
-  return waiting;
-}
-
 bool Programme::runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const {
   uint8_t d[8];
   const int k = unpack(cs, d);
@@ -628,6 +616,12 @@ bool Programme::runs_can_finish(uint64_t cs, int c, int n, int jokers_left) cons
   if (n + 1 > in_.p.numbers || need1 > in_.avail[c][n + 1] + jokers_left) return false;
   if (need2 > 0 && (n + 2 > in_.p.numbers || need2 > in_.avail[c][n + 2] + jokers_left)) return false;
   return true;
+}
+
+void Programme::settle_others(State& s, int c) const {
+  for (int x = 0; x < in_.p.colours; ++x) {
+    if (x != c) s.cs[x] = settle_word(s.cs[x], in_.mode);
+  }
 }
 
 void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
@@ -674,7 +668,9 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 const int jokers_left = jr_left - yr + jt_left - yt;
                 if (g2 != 0 && !groups_possible(g2, c, n, jokers_left)) continue;
                 const int slots[kSlots] = {a - ga, v - gv, b - gb, yr, yt};
-                const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode);
+                // Once the last retrieved joker is placed, every colour's runs are settled.
+                const bool settled = in_.mode.track_p && jt_left == yt;
+                const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode, settled);
                 if (tcount == 0) continue;
                 const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
                 const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv, jvu + yv);
@@ -682,9 +678,9 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
                   const Trans& t = g_trans.pool[ti];
                   if (!runs_can_finish(t.next, c, n, jokers_left)) continue;
-                  if (in_.mode.track_p && waiting_hosts(x.s, c, t.next) > jt_left - yt) continue;
                   Node y{x.s, score, static_cast<int32_t>(idx), info, ti, false};
                   y.s.cs[c] = t.next;
+                  if (settled && yt > 0) settle_others(y.s, c);
                   y.s.mask = mask;
                   y.s.misc = misc;
                   to.offer(y);
@@ -721,6 +717,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
           if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
           Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), 0, false};
           y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0, jvu + gv);
+          if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
           to.offer(y);
         }
       }
@@ -731,8 +728,8 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
 }
 
 void Programme::prune_dominated(Layer& layer) const {
-  // A colour's runs are weaker when one closable run is gone, one run is one shorter, or (when runs
-  // could be jokers only) one run has lost its numbered tile: whatever the weaker runs can still do,
+  // A colour's runs are weaker when one closable run is gone, one run is one shorter, one run counts one
+  // rack tile fewer, or (when runs could be jokers only) one run has lost its numbered tile: whatever the weaker runs can still do,
   // the stronger can too (end the extra run at once, or carry the longer one along). So a node whose
   // runs are a weakening of another node's, everything else equal and its score no higher, is dead.
   for (size_t i = 0; i < layer.nodes.size(); ++i) {
@@ -763,6 +760,11 @@ void Programme::prune_dominated(Layer& layer) const {
         if (d_len(d[j]) >= 2) {
           std::copy(d, d + k, w);
           w[j] = static_cast<uint8_t>(d[j] - 1);
+          kill(k);
+        }
+        if (d_p(d[j]) > 0) {  // one rack tile fewer counted
+          std::copy(d, d + k, w);
+          w[j] = static_cast<uint8_t>(d[j] - 64);
           kill(k);
         }
         if (in_.mode.track_real && d_real(d[j])) {
@@ -808,6 +810,17 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     }
     melds.push_back(m);
   };
+  // Keeps each colour's runs in the order of the state's packed descriptors (descending), settling them
+  // as the programme did once the last retrieved joker was placed.
+  auto settle_runs = [&](const Node& x) {
+    const bool settled = in_.mode.track_p && st_jt(x.s) == in_.jt;
+    for (int c = 0; c < C; ++c) {
+      if (settled) {
+        for (RunBuild& r : runs[c]) r.desc = settle(r.desc, in_.mode);
+      }
+      std::stable_sort(runs[c].begin(), runs[c].end(), [](const RunBuild& p, const RunBuild& q) { return p.desc > q.desc; });
+    }
+  };
   size_t li = 1;
   for (int n = 1; n <= N; ++n) {
     for (int c = 0; c < C; ++c, ++li) {
@@ -829,11 +842,10 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         }
       }
       for (int s = 0; s < kSlots; ++s) {
-        const int hosts = static_cast<int>((g_trans.pool[x.trans].actions >> (24 + 3 * s)) & 7);
-        for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode, k < hosts), n, {s}});
+        for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode), n, {s}});
       }
-      std::stable_sort(next.begin(), next.end(), [](const RunBuild& p, const RunBuild& q) { return p.desc > q.desc; });
       runs[c] = std::move(next);
+      settle_runs(x);
     }
     // The group step of number n: rebuild the groups from the promised tiles.
     const Node& prev = *path[li - 1];
@@ -859,6 +871,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         melds.push_back(m);
       }
     }
+    settle_runs(x);
     ++li;
   }
   for (int c = 0; c < C; ++c) {
