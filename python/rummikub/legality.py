@@ -111,8 +111,29 @@ def check_meld(meld: Meld, rules: RuleSet) -> str | None:
     return None
 
 
-def _joker_candidates(meld: Meld) -> list[frozenset[Tile]]:
-    return [s if isinstance(s, frozenset) else frozenset((s,)) for s in meld.stands_for]
+_ParamsKey = tuple[int, int, int, int, int]
+_MELD_PROBLEMS: dict[tuple[tuple[int, ...], _ParamsKey], str | None] = {}
+_MAX_MELD_PROBLEMS = 1 << 14
+
+
+def _meld_problem(meld: Meld, rules: RuleSet, params: _ParamsKey) -> str | None:
+    """:func:`check_meld`, remembered: the verdict depends only on the meld's key and the tile-set
+    parameters ``params`` (what ``rules.params`` is built from), so it is computed once per pair."""
+    memo = (meld._key, params)
+    try:
+        return _MELD_PROBLEMS[memo]
+    except KeyError:
+        pass
+    problem = check_meld(meld, rules)
+    if len(_MELD_PROBLEMS) >= _MAX_MELD_PROBLEMS:
+        _MELD_PROBLEMS.clear()
+    _MELD_PROBLEMS[memo] = problem
+    return problem
+
+
+def _joker_candidates(meld: Meld) -> tuple[frozenset[Tile], ...]:
+    """What each joker of ``meld`` may stand for, as a set of tiles."""
+    return meld._info.candidates
 
 
 def _fmt(tiles: Iterable[Tile]) -> str:
@@ -312,13 +333,6 @@ def _read_best(meld: tuple[Tile, ...], rules: RuleSet) -> Meld:
 # Joker policies (RULES.md §8, search-semantics.md 3)
 
 
-def _tile_counter(melds: Iterable[Meld]) -> Counter[Tile]:
-    out: Counter[Tile] = Counter()
-    for m in melds:
-        out.update(t for t in m.tiles if not t.is_joker)
-    return out
-
-
 def _jokers_stay(table_jokers: Sequence[frozenset[Tile]], after_jokers: Sequence[frozenset[Tile]]) -> bool:
     """True when every table joker can be matched to its own ``after`` joker standing for one of its tiles."""
     n = len(table_jokers)
@@ -350,14 +364,30 @@ def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Co
     return place(0)
 
 
+def _jokered_melds_kept(before: Table, after: Table) -> bool:
+    """True when every ``before`` meld holding a joker is also in ``after`` unchanged (as a multiset of melds)
+    and each of its jokers may stand for some tile: then every table joker keeps its place, standing for what
+    it stood for, which is a legal assignment of the joker rules (so :func:`_check_jokers` would accept)."""
+    needed: Counter[tuple[int, ...]] = Counter()
+    for m in before:
+        if m._info.jokers:
+            if not all(m._info.candidates):
+                return False
+            needed[m._key] += 1
+    if not needed:
+        return True
+    have: Counter[tuple[int, ...]] = Counter(m._key for m in after if m._key in needed)
+    return all(have[k] >= n for k, n in needed.items())
+
+
 def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
     """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3)."""
-    table_jokers = [c for m in before for c in _joker_candidates(m)]
-    if not table_jokers:
+    table_jokers = [c for m in before for c in m._info.candidates]
+    if not table_jokers or _jokered_melds_kept(before, after):
         return
-    after_jokers = [(i, c) for i, m in enumerate(after) for c in _joker_candidates(m)]
+    after_jokers = [(i, c) for i, m in enumerate(after) for c in m._info.candidates]
     r = 2 if rules.joker_retrieval == "replace_from_rack" else 1
-    after_real = _tile_counter(after)
+    after_count = after.tiles().count  # the copies of a numbered tile on the table after the turn
     played_real: Counter[Tile] = Counter(t for t in played if not t.is_joker)
     n = len(table_jokers)
     stage, error = -1, illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
@@ -374,7 +404,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
         rack_jokers = Counter(after_jokers[k][0] for k in range(len(after_jokers)) if k not in perm)
         for choice in itertools.product(*(sorted(table_jokers[i]) for i in retrieved)):
             need = Counter(choice)
-            short = [t for t, k in need.items() if after_real[t] < k]
+            short = [t for t, k in need.items() if after_count(t) < k]
             if short:
                 if stage < 0:
                     stage, error = 0, illegal(
@@ -422,8 +452,9 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
     ...                Table.parse("B3 B4 B5 B6 | K8 B8 O8 R8"), rules=RuleSet(), opened=True))
     'B3 B8'
     """
+    params = (rules.numbers, rules.colours, rules.copies, rules.jokers, rules.min_len)
     for i, meld in enumerate(after, start=1):
-        problem = check_meld(meld, rules)
+        problem = _meld_problem(meld, rules, params)
         if problem is not None:
             reason = Reason.LOOSE_TILE if len(meld) < rules.min_len else Reason.INVALID_SET
             raise illegal(reason, f"set {i} ({meld}) is not valid under these rules: {problem}")

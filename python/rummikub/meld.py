@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Union, overload
 
 from . import _core
@@ -56,9 +56,10 @@ class Meld:
     tiles come in colour order, jokers last, and each joker stands for "one of the missing colours".
     """
 
-    __slots__ = ("_m", "_tiles")
+    __slots__ = ("_m", "_key", "_info")
     _m: _core.Meld
-    _tiles: tuple[Tile, ...]
+    _key: tuple[int, int, int, int, int, int]
+    _info: _MeldInfo
 
     def __init__(self, tiles: Iterable[TileLike], rules: RuleSet | None = None) -> None:
         """Reads tiles in order as a meld (jokers positional where the order allows: ``R5 J R7``).
@@ -76,8 +77,13 @@ class Meld:
         self._init(core)
 
     def _init(self, core: _core.Meld) -> None:
-        object.__setattr__(self, "_m", core)
-        object.__setattr__(self, "_tiles", _slot_tiles(core))
+        # Everything derived from the meld is a function of its key: it is computed once per distinct key
+        # (a bounded cache shared by every Meld object), so wrapping a core meld costs one core call.
+        key = core.key()
+        _set_m(self, core)
+        _set_key(self, key)
+        info = _INFOS.get(key)
+        _set_info(self, info if info is not None else _new_info(key, core))
 
     @classmethod
     def _wrap(cls, core: _core.Meld) -> Meld:
@@ -174,88 +180,78 @@ class Meld:
     @property
     def kind(self) -> MeldKind:
         """RUN or GROUP."""
-        return MeldKind.RUN if self._m.kind == _core.MeldKind.RUN else MeldKind.GROUP
+        return MeldKind.RUN if self._key[0] == 0 else MeldKind.GROUP
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """The tiles: a run in slot order; a group in colour order, jokers last."""
-        return self._tiles
+        return self._info.tiles
 
     @property
     def number(self) -> int:
         """A group's number, or a run's first number."""
-        return int(self._m.number)
+        return self._key[2]
 
     @property
     def colour(self) -> Colour | None:
         """A run's colour (None for a group)."""
-        return Colour(self._m.colour) if self._m.kind == _core.MeldKind.RUN else None
+        return Colour(self._key[1]) if self._key[0] == 0 else None
 
     @property
     def value(self) -> int:
         """The meld's value: every tile its number, every joker the number it stands for."""
-        return int(self._m.value())
+        return self._info.value
 
     @property
     def jokers(self) -> int:
         """The number of jokers in the meld."""
-        return int(self._m.jokers())
+        return self._info.jokers
 
     @property
     def stands_for(self) -> tuple[JokerMeaning, ...]:
         """What each joker stands for, in order: a tile in a run; in a group, the frozenset of the
         missing-colour tiles it may be (one tile when only one colour is missing)."""
-        m = self._m
-        if m.kind == _core.MeldKind.RUN:
-            return tuple(Tile.from_code(m.colour * _MAX_NUMBERS + m.number - 1 + i)
-                         for i in range(m.length) if m.joker_slots >> i & 1)
-        missing = frozenset(Tile(c, m.number) for c in Colour if not m.colours >> c & 1)
-        return tuple(missing for _ in range(m.jokers()))
+        return self._info.stands_for
 
     def tileset(self) -> TileSet:
         """The meld's tiles as a multiset."""
-        return TileSet._wrap(self._m.tiles())
+        return self._info.tileset
 
     @property
     def key(self) -> tuple[int, ...]:
         """A canonical sort key: (kind, colour, number, length, joker slots, colours)."""
-        key: tuple[int, ...] = self._m.key()
-        return key
+        return self._key
 
     def __len__(self) -> int:
-        return int(self._m.length)
+        return self._key[3]
 
     def __iter__(self) -> Iterator[Tile]:
-        return iter(self._tiles)
+        return iter(self._info.tiles)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Meld):
             return NotImplemented
-        return self.key == other.key
+        return self._key == other._key
 
     def __lt__(self, other: Meld) -> bool:
         if not isinstance(other, Meld):
             return NotImplemented
-        return self.key < other.key
+        return self._key < other._key
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return hash(self._key)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Meld is immutable")
 
     def __str__(self) -> str:
-        m = self._m
-        if m.kind == _core.MeldKind.GROUP and m.jokers() and len(self._tiles) - m.jokers() == 1:
-            # "K7 J J" would read back as the run K7 K8 K9: the group shorthand keeps it a group.
-            return f"{Colour(m.colours.bit_length() - 1).letter}{'J' * m.jokers()}{m.number}"
-        return " ".join(map(str, self._tiles))
+        return self._info.text
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_meld, (self.key,))
+        return (_rebuild_meld, (self._key,))
 
 
 def _int_or(value: object, default: int = 0) -> int:
@@ -268,9 +264,62 @@ def _rebuild_meld(key: tuple[int, ...]) -> Meld:
     return Meld._wrap(_core.make_meld(kind, key[1], key[2], key[3], key[4], key[5], loose.params))
 
 
-def _slot_tiles(m: _core.Meld) -> tuple[Tile, ...]:
-    # One call for every field (each pybind11 attribute read costs as much as the whole reading).
-    kind, colour, number, length, joker_slots, colours = m.key()
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The setter of slot ``name`` of ``cls`` (the immutable classes refuse ``__setattr__``; this is faster
+    than ``object.__setattr__``)."""
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+_set_m = _slot_setter(Meld, "_m")
+_set_key = _slot_setter(Meld, "_key")
+_set_info = _slot_setter(Meld, "_info")
+
+
+class _MeldInfo:
+    """What a meld's key determines (tiles, jokers' meanings, value, text), computed once per distinct key and
+    shared by every :class:`Meld` with that key. Internal and never mutated after construction."""
+
+    __slots__ = ("tiles", "stands_for", "candidates", "value", "jokers", "tileset", "text")
+
+    def __init__(self, key: tuple[int, int, int, int, int, int], core: _core.Meld) -> None:
+        kind, colour, number, length, joker_slots, colours = key
+        self.tiles = _slot_tiles(key)
+        stands: tuple[JokerMeaning, ...]
+        if kind == 0:
+            stands = tuple(Tile.from_code(colour * _MAX_NUMBERS + number - 1 + i)
+                           for i in range(length) if joker_slots >> i & 1)
+        else:
+            missing = frozenset(Tile(c, number) for c in Colour if not colours >> c & 1)
+            stands = tuple(missing for _ in range(int(core.jokers())))
+        self.stands_for = stands
+        # each joker's meaning as a set of tiles (what the joker rules of legality.py compare)
+        self.candidates: tuple[frozenset[Tile], ...] = tuple(
+            s if isinstance(s, frozenset) else frozenset((s,)) for s in stands)
+        self.value = int(core.value())
+        self.jokers = int(core.jokers())
+        self.tileset = TileSet._wrap(core.tiles())
+        if kind != 0 and self.jokers and length - self.jokers == 1:
+            # "K7 J J" would read back as the run K7 K8 K9: the group shorthand keeps it a group.
+            self.text = f"{Colour(colours.bit_length() - 1).letter}{'J' * self.jokers}{number}"
+        else:
+            self.text = " ".join(map(str, self.tiles))
+
+
+_INFOS: dict[tuple[int, ...], _MeldInfo] = {}
+_MAX_INFOS = 1 << 14  # distinct melds remembered (a few thousand exist under the standard rules)
+
+
+def _new_info(key: tuple[int, int, int, int, int, int], core: _core.Meld) -> _MeldInfo:
+    info = _MeldInfo(key, core)
+    if len(_INFOS) >= _MAX_INFOS:
+        _INFOS.clear()
+    _INFOS[key] = info
+    return info
+
+
+def _slot_tiles(key: tuple[int, int, int, int, int, int]) -> tuple[Tile, ...]:
+    kind, colour, number, length, joker_slots, colours = key
     from_code = Tile.from_code
     if kind == 0:  # a run
         base = colour * _MAX_NUMBERS + number - 1
@@ -288,8 +337,9 @@ class Table(Sequence[Meld]):
     True
     """
 
-    __slots__ = ("_melds",)
+    __slots__ = ("_melds", "_tileset")
     _melds: tuple[Meld, ...]
+    _tileset: TileSet | None
 
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
         if isinstance(melds, str):
@@ -298,7 +348,16 @@ class Table(Sequence[Meld]):
         for m in items:
             if not isinstance(m, Meld):
                 raise InvalidMeldError(f"a Table holds Meld objects, got {type(m).__name__} {m!r}")
-        object.__setattr__(self, "_melds", items)
+        _set_melds(self, items)
+        _set_tileset(self, None)
+
+    @classmethod
+    def _wrap(cls, melds: tuple[Meld, ...]) -> Table:
+        """A table of ``melds`` (a tuple of Meld objects, trusted: no checks)."""
+        out = object.__new__(cls)
+        _set_melds(out, melds)
+        _set_tileset(out, None)
+        return out
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Table:
@@ -329,9 +388,18 @@ class Table(Sequence[Meld]):
 
     def tiles(self) -> TileSet:
         """Every tile on the table, as a multiset."""
-        out = TileSet()
-        for m in self._melds:
-            out = out | m.tileset()
+        out = self._tileset
+        if out is None:  # computed once: the table is immutable (and the game asks at every turn)
+            try:
+                core = _core.TileSet()
+                for m in self._melds:
+                    core = core.sum(m._info.tileset._s)
+                out = TileSet._wrap(core)
+            except ValueError:  # too many copies of a tile: the TileSet sum names them
+                out = TileSet()
+                for m in self._melds:
+                    out = out | m.tileset()
+            _set_tileset(self, out)
         return out
 
     @property
@@ -349,7 +417,7 @@ class Table(Sequence[Meld]):
     def __getitem__(self, index: slice) -> Table: ...
     def __getitem__(self, index: int | slice) -> Meld | Table:
         if isinstance(index, slice):
-            return Table(self._melds[index])
+            return Table._wrap(self._melds[index])
         return self._melds[index]
 
     def __len__(self) -> int:
@@ -380,3 +448,7 @@ class Table(Sequence[Meld]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Table, (self._melds,))
+
+
+_set_melds = _slot_setter(Table, "_melds")
+_set_tileset = _slot_setter(Table, "_tileset")

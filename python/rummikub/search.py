@@ -125,7 +125,8 @@ def _stats(d: dict[str, int]) -> SearchStats:
 
 
 def _play(result: _core.PlayResult, stats: SearchStats) -> Play:
-    return Play(tiles=TileSet._wrap(result.played), table=Table(Meld._wrap(m) for m in result.table),
+    wrap = Meld._wrap
+    return Play(tiles=TileSet._wrap(result.played), table=Table._wrap(tuple([wrap(m) for m in result.table])),
                 value=int(result.value), stats=stats)
 
 
@@ -153,7 +154,7 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     except ValueError as exc:
         ts.check(r, what=f"tiles {str(ts)!r}")
         raise RummikubError(f"tiles {str(ts)!r}: {exc}") from None
-    return None if melds is None else Table(Meld._wrap(m) for m in melds)
+    return None if melds is None else Table._wrap(tuple([Meld._wrap(m) for m in melds]))
 
 
 DEFAULT_SOLVE_LIMIT = 6_000_000
