@@ -73,10 +73,19 @@ class TurnTimeoutError(RummikubError):
 
 
 def _meld_text(meld: Meld) -> str:
-    text = str(meld)
-    if meld.kind == MeldKind.GROUP and meld.jokers == len(meld) - 1 and Meld.parse(text).kind != MeldKind.GROUP:
-        return "group:" + text
+    text = _MELD_TEXTS.get(meld._key)
+    if text is None:  # a function of the meld's key: computed once per distinct meld (bounded)
+        text = str(meld)
+        if meld.kind == MeldKind.GROUP and meld.jokers == len(meld) - 1 and Meld.parse(text).kind != MeldKind.GROUP:
+            text = "group:" + text
+        if len(_MELD_TEXTS) >= _MAX_MELD_TEXTS:
+            _MELD_TEXTS.clear()
+        _MELD_TEXTS[meld._key] = text
     return text
+
+
+_MELD_TEXTS: dict[tuple[int, ...], str] = {}
+_MAX_MELD_TEXTS = 1 << 14
 
 
 def table_to_text(table: Table) -> str:
@@ -86,7 +95,7 @@ def table_to_text(table: Table) -> str:
     >>> table_to_text(Table([Meld.group(7, [Colour.BLACK], jokers=2), Meld.parse("R5 J R7")]))
     'KJJ7 | R5 J R7'
     """
-    return " | ".join(_meld_text(m) for m in table)
+    return " | ".join([_meld_text(m) for m in table])
 
 
 def table_from_text(text: str, rules: RuleSet | None = None) -> Table:
@@ -199,6 +208,10 @@ class Game:
         self._passes = 0
         self._turn = 0
         self._events: list[dict[str, Any]] = []
+        # per viewer: the events list their public copies were made from, and those copies (events only grow)
+        self._public_events: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        self._draft: Draft | None = None
+        self._draft_args: tuple[Table, TileSet, bool] = (self._table, TileSet(), True)
         self._outcome: Outcome | None = None
         self._clock: Clock | None = clock if clock is not None else (time.monotonic if rules.turn_seconds else None)
         self._turn_started: float | None = None
@@ -328,7 +341,11 @@ class Game:
     @property
     def draft(self) -> Draft:
         """The current player's draft of the table (fresh at the start of each turn)."""
-        return self._draft
+        draft = self._draft
+        if draft is None:  # made on first use: most turns (every bot turn) never edit a draft
+            table, rack, opened = self._draft_args
+            draft = self._draft = Draft(table, rack, self.rules, opened)
+        return draft
 
     @property
     def is_over(self) -> bool:
@@ -378,8 +395,20 @@ class Game:
             player=p, players=self.players, rules=self.rules, rack=self._racks[p], table=self._table,
             rack_sizes=self.rack_sizes(), pool_size=len(self._pool), current_player=self._current,
             opened=tuple(self._opened), turn=self._turn,
-            history=tuple(_public(e, p) for e in self._events), outcome=self._outcome,
+            history=self._public_history(p), outcome=self._outcome,
             time_left=self.time_left() if p == self._current else None)
+
+    def _public_history(self, p: int) -> tuple[dict[str, Any], ...]:
+        """Fresh copies of what player ``p`` may see of the events (as ``_public`` makes them); each event's
+        public form is made once and copied (a shallow dict copy, as ``_public`` gives) for every view."""
+        events = self._events
+        cached = self._public_events.get(p)
+        if cached is None or cached[0] is not events or len(cached[1]) > len(events):
+            cached = self._public_events[p] = (events, [])
+        public = cached[1]
+        if len(public) < len(events):
+            public.extend(_public(e, p) for e in events[len(public):])
+        return tuple(map(dict.copy, public))
 
     def _player(self, player: int) -> int:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
@@ -404,7 +433,7 @@ class Game:
         Raises :class:`IllegalMoveError` naming the rule that fails, leaving everything (the draft too)
         as it was."""
         self._ready(player)
-        return self._play(self._draft.to_table(), "move")
+        return self._play(self.draft.to_table(), "move")
 
     def play(self, table: Table | str, player: int | None = None) -> TileSet:
         """Plays a whole proposed table (what bots and servers send), validated exactly like :meth:`commit`;
@@ -445,7 +474,7 @@ class Game:
         left = self.time_left()
         if left is None or left > 0 or self._outcome is not None:
             return None
-        draft = self._draft
+        draft = self.draft
         if draft.started and self.rules.commit_valid_draft_on_timeout and draft.legal:
             self._play(draft.to_table(), "timeout")
         elif draft.started:
@@ -499,18 +528,20 @@ class Game:
         self._turn += 1
         self._outcome = game_outcome(self._racks, winner, self.rules)
         self._turn_started = None
-        self._draft = Draft(self._table, TileSet(), self.rules, True)
+        self._draft = None
+        self._draft_args = (self._table, TileSet(), True)
 
     def _start_turn(self) -> None:
         p = self._current
-        self._draft = Draft(self._table, self._racks[p], self.rules, self._opened[p])
+        self._draft = None
+        self._draft_args = (self._table, self._racks[p], self._opened[p])
         self._turn_started = self._clock() if self._clock is not None and self.rules.turn_seconds else None
 
     def _snapshot(self) -> tuple[object, ...]:
         """Everything the game holds (for tests: a refused move must leave this unchanged)."""
         return (tuple(str(r) for r in self._racks), str(self._table.canonical()), table_to_text(self._table),
                 tuple(self._pool), self._current, tuple(self._opened), self._passes, self._turn,
-                json.dumps(self._events), self._outcome, self._turn_started, self._draft._snapshot())
+                json.dumps(self._events), self._outcome, self._turn_started, self.draft._snapshot())
 
     # ---- records -------------------------------------------------------------------------------------------
 
