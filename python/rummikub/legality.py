@@ -368,16 +368,19 @@ def _jokered_melds_kept(before: Table, after: Table) -> bool:
     """True when every ``before`` meld holding a joker is also in ``after`` unchanged (as a multiset of melds)
     and each of its jokers may stand for some tile: then every table joker keeps its place, standing for what
     it stood for, which is a legal assignment of the joker rules (so :func:`_check_jokers` would accept)."""
-    needed: Counter[tuple[int, ...]] = Counter()
+    needed: list[tuple[int, int, int, int, int, int]] = []
     for m in before:
-        if m._info.jokers:
-            if not all(m._info.candidates):
+        info = m._info
+        if info.jokers:
+            if not all(info.candidates):
                 return False
-            needed[m._key] += 1
+            needed.append(m._key)
     if not needed:
         return True
-    have: Counter[tuple[int, ...]] = Counter(m._key for m in after if m._key in needed)
-    return all(have[k] >= n for k, n in needed.items())
+    have = [m._key for m in after]
+    if len(needed) == 1:
+        return needed[0] in have
+    return all(have.count(k) >= needed.count(k) for k in set(needed))
 
 
 def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:

@@ -154,9 +154,7 @@ class Tile:
         raise AttributeError("Tile is immutable")
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return "J"
-        return f"{'KBOR'[self._code // _MAX_NUMBERS]}{self._code % _MAX_NUMBERS + 1}"
+        return _TILE_TEXTS[self._code]
 
     def __repr__(self) -> str:
         if not self.is_joker and self._code % _MAX_NUMBERS >= 13:
@@ -185,6 +183,9 @@ class Tile:
 
 JOKER = Tile.joker()
 """The joker tile."""
+
+_TILES: list[Tile] = [Tile.from_code(c) for c in range(_JOKER_CODE + 1)]  # every tile by code (interned)
+_TILE_TEXTS: list[str] = [f"{'KBOR'[c // _MAX_NUMBERS]}{c % _MAX_NUMBERS + 1}" for c in range(_JOKER_CODE)] + ["J"]
 
 _TOKEN = re.compile(r"\S+")
 _TILE = re.compile(r"([A-Za-z])([0-9]+)")
@@ -409,7 +410,8 @@ class TileSet:
 
     def tiles(self) -> list[Tile]:
         """The tiles in canonical order, one entry per copy."""
-        return [Tile.from_code(c) for c in self._s.codes()]
+        tiles = _TILES
+        return [tiles[c] for c in self._s.codes()]
 
     def __iter__(self) -> Iterator[Tile]:
         return iter(self.tiles())
@@ -483,7 +485,8 @@ class TileSet:
         raise AttributeError("TileSet is immutable")
 
     def __str__(self) -> str:
-        return " ".join(map(str, self))
+        texts = _TILE_TEXTS
+        return " ".join([texts[c] for c in self._s.codes()])
 
     def __repr__(self) -> str:
         tiles = self.tiles()
