@@ -363,7 +363,7 @@ class Game:
 
     def rack_sizes(self) -> tuple[int, ...]:
         """How many tiles each player holds."""
-        return tuple(len(r) for r in self._racks)
+        return tuple([int(r._s.size()) for r in self._racks])
 
     def opened(self, player: int) -> bool:
         """True when ``player`` has opened (or the rules have no opening threshold)."""

@@ -87,8 +87,18 @@ class Meld:
 
     @classmethod
     def _wrap(cls, core: _core.Meld) -> Meld:
-        out = object.__new__(cls)
-        out._init(core)
+        """The Meld of a core meld (the search's results): one shared, immutable Meld per distinct key."""
+        key = core.key()
+        out = _WRAPPED.get(key)
+        if out is None or type(out) is not cls:
+            out = object.__new__(cls)
+            _set_m(out, core)
+            _set_key(out, key)
+            info = _INFOS.get(key)
+            _set_info(out, info if info is not None else _new_info(key, core))
+            if len(_WRAPPED) >= _MAX_INFOS:
+                _WRAPPED.clear()
+            _WRAPPED[key] = out
         return out
 
     @classmethod
@@ -307,6 +317,7 @@ class _MeldInfo:
 
 
 _INFOS: dict[tuple[int, ...], _MeldInfo] = {}
+_WRAPPED: dict[tuple[int, ...], Meld] = {}  # Meld._wrap's melds by key (immutable, so shared)
 _MAX_INFOS = 1 << 14  # distinct melds remembered (a few thousand exist under the standard rules)
 
 

@@ -318,7 +318,8 @@ class TileSet:
     def __init__(self, tiles: Iterable[TileLike] = ()) -> None:
         if isinstance(tiles, str):
             raise InvalidNotationError(f"use TileSet.parse({tiles!r}) to read notation")
-        codes = [_as_tile(t).code for t in _iterable(tiles, "a TileSet is made from an iterable of tiles")]
+        codes = [t._code if type(t) is Tile else _as_tile(t).code
+                 for t in _iterable(tiles, "a TileSet is made from an iterable of tiles")]
         try:
             core = _core.TileSet(codes)
         except ValueError:
