@@ -290,11 +290,12 @@ class _MeldInfo:
     """What a meld's key determines (tiles, jokers' meanings, value, text), computed once per distinct key and
     shared by every :class:`Meld` with that key. Internal and never mutated after construction."""
 
-    __slots__ = ("tiles", "stands_for", "candidates", "value", "jokers", "tileset", "text")
+    __slots__ = ("tiles", "codes", "stands_for", "candidates", "value", "jokers", "tileset", "text")
 
     def __init__(self, key: tuple[int, int, int, int, int, int], core: _core.Meld) -> None:
         kind, colour, number, length, joker_slots, colours = key
         self.tiles = _slot_tiles(key)
+        self.codes = tuple(t.code for t in self.tiles)
         stands: tuple[JokerMeaning, ...]
         if kind == 0:
             stands = tuple(Tile.from_code(colour * _MAX_NUMBERS + number - 1 + i)
@@ -402,10 +403,7 @@ class Table(Sequence[Meld]):
         out = self._tileset
         if out is None:  # computed once: the table is immutable (and the game asks at every turn)
             try:
-                core = _core.TileSet()
-                for m in self._melds:
-                    core = core.sum(m._info.tileset._s)
-                out = TileSet._wrap(core)
+                out = TileSet._wrap(_core.TileSet([c for m in self._melds for c in m._info.codes]))
             except ValueError:  # too many copies of a tile: the TileSet sum names them
                 out = TileSet()
                 for m in self._melds:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
-from .meld import Meld, Table
+from .meld import _WRAPPED, Meld, Table
 from .rules import RuleSet
 from .tiles import TileSet
 
@@ -141,9 +141,18 @@ def _stats(d: dict[str, int]) -> SearchStats:
 
 
 def _play(result: _core.PlayResult, stats: SearchStats) -> Play:
-    wrap = Meld._wrap
-    return Play(tiles=TileSet._wrap(result.played), table=Table._wrap(tuple([wrap(m) for m in result.table])),
-                value=int(result.value), stats=stats)
+    return Play(tiles=TileSet._wrap(result.played), table=Table._wrap(_melds(result.table)), value=int(result.value),
+                stats=stats)
+
+
+def _melds(core_melds: list[_core.Meld]) -> tuple[Meld, ...]:
+    """The Meld objects of the core's melds (``Meld._wrap`` of each, its shared-by-key lookup inlined)."""
+    known = _WRAPPED.get
+    out = []
+    for m in core_melds:
+        meld = known(m.key())
+        out.append(meld if meld is not None and type(meld) is Meld else Meld._wrap(m))
+    return tuple(out)
 
 
 def _objective(objective: str) -> _core.Objective:
@@ -170,7 +179,7 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     except ValueError as exc:
         ts.check(r, what=f"tiles {str(ts)!r}")
         raise RummikubError(f"tiles {str(ts)!r}: {exc}") from None
-    return None if melds is None else Table._wrap(tuple([Meld._wrap(m) for m in melds]))
+    return None if melds is None else Table._wrap(_melds(melds))
 
 
 DEFAULT_SOLVE_LIMIT = 6_000_000
