@@ -627,67 +627,83 @@ void Programme::settle_others(State& s, int c) const {
 void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   to.reset(from.nodes.size() * 2);
   const int pos = (n - 1) * in_.p.colours + c;
-  // Tiles promised to groups need enough company: at least L members for each of max-per-colour groups.
-  auto groups_possible = [&](uint64_t g, int upto, int num, int jokers_left) {
-    int members = 0, most = 0;
-    for (int x = 0; x <= upto; ++x) {
-      const int k = g_get(g, x, 0) + g_get(g, x, 1) + g_get(g, x, 2);
-      members += k;
-      most = std::max(most, k);
-    }
-    // With G >= most groups, each later colour adds at most G members while the need grows by L a group,
-    // so G = most is the loosest case whenever fewer than L colours are left.
-    const bool cap = in_.p.colours - upto - 1 <= in_.mode.L;
-    for (int x = upto + 1; x < in_.p.colours; ++x) members += cap ? std::min<int>(in_.avail[x][num], most) : in_.avail[x][num];
-    return members + jokers_left >= std::max(3, in_.mode.L) * most;
-  };
+  const int C = in_.p.colours, need = std::max(3, in_.mode.L);
+  // With G >= most groups, each later colour adds at most G members while the need grows by L a group,
+  // so G = most is the loosest case whenever fewer than L colours are left.
+  const bool cap = C - c - 1 <= in_.mode.L;
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
+  // Only numbers where some group can form at all offer tiles to groups.
+  const int gmax = in_.group_ok[n] ? 7 : 0;
+  // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
+  struct JokerChoice {
+    int yr, yt, yv, jokers_left;
+    int64_t score;
+    bool settled;
+  };
+  JokerChoice choices[64];
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     if (x.dead) continue;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
+    const uint64_t g = x.s.misc & kGroupBits;
+    // Tiles promised to groups need enough company: at least `need` members for each of max-per-colour
+    // groups. The colours before c are fixed for this node.
+    int members_before = 0, most_before = 0;
+    for (int y = 0; y < c; ++y) {
+      const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
+      members_before += k;
+      most_before = std::max(most_before, k);
+    }
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
       if (in_.usage) {
         for (int k = 0; k < b; ++k) mask |= 1ULL << (in_.bit[c][n] + k);
       }
-      // Only numbers where some group can form at all offer tiles to groups.
-      const int gmax = in_.group_ok[n] ? 7 : 0;
+      int nchoices = 0;
+      for (int yr = 0; yr <= yr_most; ++yr) {
+        for (int yt = 0; yt <= yt_most; ++yt) {
+          for (int yv = in_.labels ? 0 : yr; yv <= (in_.labels ? std::min(yr + yt, in_.jr - jvu) : yr); ++yv) {
+            const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
+            if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
+            // Once the last retrieved joker is placed, every colour's runs are settled.
+            choices[nchoices++] = JokerChoice{yr, yt, yv, jr_left - yr + jt_left - yt, score,
+                                              in_.mode.track_p && jt_left == yt};
+          }
+        }
+      }
+      if (nchoices == 0) continue;
       for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
         for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
           for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
-            const uint64_t g = x.s.misc & kGroupBits;
             const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
-            for (int yr = 0; yr <= yr_most; ++yr) {
-              for (int yt = 0; yt <= yt_most; ++yt) {
-               for (int yv = in_.labels ? 0 : yr; yv <= (in_.labels ? std::min(yr + yt, in_.jr - jvu) : yr); ++yv) {
-                const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
-                if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
-                const int jokers_left = jr_left - yr + jt_left - yt;
-                if (g2 != 0 && !groups_possible(g2, c, n, jokers_left)) continue;
-                const int slots[kSlots] = {a - ga, v - gv, b - gb, yr, yt};
-                // Once the last retrieved joker is placed, every colour's runs are settled.
-                const bool settled = in_.mode.track_p && jt_left == yt;
-                const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode, settled);
-                if (tcount == 0) continue;
-                const int nv = in_.threshold > 0 ? val + n * (b + yr) : 0;
-                const uint64_t misc = with_counts(g2, jru + yr, jtu + yt, nv, jvu + yv);
-                const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | yr << 16 | yt << 20);
-                for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-                  const Trans& t = g_trans.pool[ti];
-                  if (!runs_can_finish(t.next, c, n, jokers_left)) continue;
-                  Node y{x.s, score, static_cast<int32_t>(idx), info, ti, false};
-                  y.s.cs[c] = t.next;
-                  if (settled && yt > 0) settle_others(y.s, c);
-                  y.s.mask = mask;
-                  y.s.misc = misc;
-                  to.offer(y);
-                }
-                if (stats_ != nullptr) stats_->transitions += tcount;
-               }
+            const int k = ga + gv + gb;
+            const int most = std::max(most_before, k);
+            int members = members_before + k;
+            for (int y = c + 1; y < C; ++y) members += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
+            const int slots_rest[3] = {a - ga, v - gv, b - gb};
+            for (int ci = 0; ci < nchoices; ++ci) {
+              const JokerChoice& ch = choices[ci];
+              if (g2 != 0 && members + ch.jokers_left < need * most) continue;
+              const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.yr, ch.yt};
+              const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode, ch.settled);
+              if (tcount == 0) continue;
+              const int nv = in_.threshold > 0 ? val + n * (b + ch.yr) : 0;
+              const uint64_t misc = with_counts(g2, jru + ch.yr, jtu + ch.yt, nv, jvu + ch.yv);
+              const uint32_t info =
+                  static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.yr << 16 | ch.yt << 20);
+              for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+                const Trans& t = g_trans.pool[ti];
+                if (!runs_can_finish(t.next, c, n, ch.jokers_left)) continue;
+                Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false};
+                y.s.cs[c] = t.next;
+                if (ch.settled && ch.yt > 0) settle_others(y.s, c);
+                y.s.mask = mask;
+                y.s.misc = misc;
+                to.offer(y);
               }
+              if (stats_ != nullptr) stats_->transitions += tcount;
             }
           }
         }
