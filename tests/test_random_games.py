@@ -144,7 +144,9 @@ def legal_tables(game: Game, rng: random.Random) -> list[Table]:
             best = _search_solve(game.table, rack, rules=game.rules, opened=opened, objective=objective)
     except (MemoryError, SearchLimitError):  # rare 160-tile positions past the search's limit: reported, not hidden
         STATS["solve_memory_error"] += 1
-        return _stand_in_plays(game)
+        # No stand-in opening here: these racks are large, and the exhaustive Python opening search is
+        # exponential in the rack (it once ran for over 10 minutes on one).
+        return _stand_in_plays(game, openings=False)
     STATS["solve_calls"] += 1
     out = [best.table] if best is not None else []
     if opened and rng.random() < 0.5:
