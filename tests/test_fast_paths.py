@@ -1,0 +1,138 @@
+"""The Python fast paths of a turn (issue 5) give the same answers as the slow ones: the joker shortcut of
+check_turn, remembered meld verdicts (per rule set), the shared per-meld data and its bounded caches, the
+per-viewer history copies and the draft made on first use."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rummikub.game as game_module
+import rummikub.legality as legality
+import rummikub.meld as meld_module
+from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountError, TileSet
+from rummikub.bots import get_bot
+from rummikub.legality import check_turn
+from rummikub.search import arrange, solve
+
+
+def _verdict(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> str:
+    try:
+        return "ok " + str(check_turn(before, rack, after, rules=rules, opened=opened))
+    except IllegalMoveError as exc:
+        return f"{exc.reason}: {exc}"
+
+
+def _joker_positions(preset: str, seed: int) -> list[tuple[Table, TileSet, Table, RuleSet]]:
+    """Turns of opened players on tables holding jokers: the search's best play and rearrangements of the
+    table with a few rack tiles (``arrange`` places jokers anywhere, so many retrieve or move a joker)."""
+    rng = random.Random(seed)
+    game = Game.new(players=2, preset=preset, seed=seed, first_player=0, turn_seconds=None)
+    bot = get_bot("medium", seed)
+    out = []
+    while not game.is_over and game.turn < 200:
+        p = game.current_player
+        table, rack = game.table, game.rack(p)
+        if game.opened(p) and any(m.jokers for m in table):
+            best = solve(table, rack, rules=game.rules)
+            if best is not None:
+                out.append((table, rack, best.table, game.rules))
+            for _ in range(4):
+                extra = TileSet(rng.sample(list(rack), rng.randint(1, min(3, len(rack)))))
+                after = arrange(table.tiles() | extra, game.rules)
+                if after is not None:
+                    out.append((table, rack, after, game.rules))
+        game.apply(bot.choose(game.view(p)), p)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "sabra"])  # joker_retrieval "replace" and "replace_from_rack"
+def test_joker_shortcut_agrees_with_the_full_search(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    positions = [pos for seed in (1, 2, 3, 4) for pos in _joker_positions(preset, seed)]
+    fast = [_verdict(b, r, a, rules, True) for b, r, a, rules in positions]
+    # Without the shortcut every turn goes through the permutation search over the jokers.
+    monkeypatch.setattr(legality, "_jokers_stay", lambda table_jokers, after_jokers: False)
+    slow = [_verdict(b, r, a, rules, True) for b, r, a, rules in positions]
+    assert fast == slow
+    refused = {v.split(":")[0] for v in fast if not v.startswith("ok")}
+    assert len(positions) > 50 and sum(v.startswith("ok") for v in fast) > 10
+    assert refused & {"joker_not_replaced", "joker_replacement_not_from_rack", "freed_joker_without_rack_tiles"}
+
+
+def test_meld_verdicts_are_remembered_per_rule_set() -> None:
+    pairs = RuleSet().replace(min_len=2)
+    before, rack, after = Table.parse("R1 R2 R3"), TileSet.parse("K5 K6"), Table.parse("R1 R2 R3 | K5 K6", pairs)
+    for _ in range(2):  # the second round reads the remembered verdicts
+        assert str(check_turn(before, rack, after, rules=pairs, opened=True)) == "K5 K6"
+        with pytest.raises(IllegalMoveError) as exc:
+            check_turn(before, rack, after, rules=RuleSet(), opened=True)
+        assert exc.value.reason == "loose_tile" and "K5 K6" in str(exc.value)
+
+
+def test_derived_meld_data_caches_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(meld_module, "_MAX_INFOS", 4)
+    monkeypatch.setattr(legality, "_MAX_MELD_PROBLEMS", 4)
+    monkeypatch.setattr(game_module, "_MAX_MELD_TEXTS", 4)
+    caches = (meld_module._INFOS, meld_module._WRAPPED, legality._MELD_PROBLEMS, game_module._MELD_TEXTS)
+    for cache in caches:  # start empty (other tests filled them), so that these melds are new to each
+        cache.clear()
+    melds = [Meld.run(colour, start, 3, jokers=[1] if start == 1 else []) for colour in range(4) for start in range(1, 4)]
+    table = Table(melds)
+    assert game_module.table_to_text(table).split(" | ")[:2] == ["K1 J K3", "K2 K3 K4"]
+    with pytest.raises(IllegalMoveError) as exc:  # every meld is checked (and remembered) first
+        check_turn(Table(), TileSet(), table, rules=RuleSet(), opened=True)
+    assert exc.value.reason == "not_in_rack"
+    for cache in caches:
+        assert 0 < len(cache) <= 4
+    # the melds made before the caches were cleared still know everything about themselves
+    assert [str(m) for m in melds[:3]] == ["K1 J K3", "K2 K3 K4", "K3 K4 K5"]
+    assert str(melds[9].stands_for[0]) == "R2" and melds[10].stands_for == ()
+    assert melds[0].value == 6 and melds[0].tileset() == TileSet.parse("K1 J K3")
+
+
+def test_melds_from_the_core_are_shared_and_immutable() -> None:
+    a, b = Meld.run(0, 5, 3, jokers=[1]), Meld.run(0, 5, 3, jokers=[1])
+    assert a is b and a == Meld.parse("K5 J K7") and a is not Meld.parse("K5 J K7")
+    with pytest.raises(AttributeError):
+        a._key = (0, 0, 0, 0, 0, 0)
+    assert a.key == Meld.parse("K5 J K7").key and str(a) == "K5 J K7"
+
+
+def test_table_tiles_with_too_many_copies_names_the_tile() -> None:
+    table = Table([Meld.parse("R1 R2 R3")] * 8)
+    with pytest.raises(TileCountError, match="R1"):
+        table.tiles()
+    assert Table([Meld.parse("R1 R2 R3")] * 7).tiles().count("R1") == 7
+
+
+def test_views_get_fresh_copies_of_the_history() -> None:
+    game = Game.new(players=3, preset="pressman-2015", seed=5)
+    for _ in range(4):
+        game.draw()
+    for p in range(3):
+        view = game.view(p)
+        assert list(view.history) == game.history(p)
+        view.history[0]["tampered"] = True  # type: ignore[index]
+        del view.history[1]["type"]  # type: ignore[attr-defined]
+        again = game.view(p)
+        assert list(again.history) == game.history(p) and "tampered" not in again.history[0]
+        assert again.history[1]["type"] == "draw"
+    # an event list replaced wholesale (as tests do to build twins) is read afresh
+    twin = Game.new(players=3, preset="pressman-2015", seed=5)
+    twin.view(0)
+    twin._events = list(game._events)
+    assert list(twin.view(0).history) == game.history(0)
+
+
+def test_the_draft_is_made_on_first_use() -> None:
+    game = Game.new(players=2, preset="classic", seed=3, turn_seconds=None)
+    game.draw()
+    assert game._draft is None  # a turn that never looks at the draft never builds one
+    p = game.current_player
+    assert game.draft.rack == game.rack(p) and str(game.draft) == str(game.table) and not game.draft.started
+    tile = next(iter(game.rack(p)))
+    game.draft.place(tile)
+    assert game.draft.started and game.draft is game.draft
+    game.draw()
+    assert not game.draft.started and game.draft.rack == game.rack(game.current_player)
