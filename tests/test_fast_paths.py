@@ -72,9 +72,10 @@ def test_meld_verdicts_are_remembered_per_rule_set() -> None:
 
 def test_derived_meld_data_caches_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(meld_module, "_MAX_INFOS", 4)
-    monkeypatch.setattr(legality, "_MAX_MELD_PROBLEMS", 4)
+    monkeypatch.setattr(legality, "_MAX_VALID_MELDS", 4)
     monkeypatch.setattr(game_module, "_MAX_MELD_TEXTS", 4)
-    caches = (meld_module._INFOS, meld_module._WRAPPED, legality._MELD_PROBLEMS, game_module._MELD_TEXTS)
+    legality._VALID_MELDS.clear()
+    caches = (meld_module._INFOS, meld_module._WRAPPED, legality._valid_melds(RuleSet()), game_module._MELD_TEXTS)
     for cache in caches:  # start empty (other tests filled them), so that these melds are new to each
         cache.clear()
     melds = [Meld.run(colour, start, 3, jokers=[1] if start == 1 else []) for colour in range(4) for start in range(1, 4)]

@@ -112,23 +112,20 @@ def check_meld(meld: Meld, rules: RuleSet) -> str | None:
 
 
 _ParamsKey = tuple[int, int, int, int, int]
-_MELD_PROBLEMS: dict[tuple[tuple[int, ...], _ParamsKey], str | None] = {}
-_MAX_MELD_PROBLEMS = 1 << 14
+_VALID_MELDS: dict[_ParamsKey, set[tuple[int, ...]]] = {}
+_MAX_VALID_MELDS = 1 << 14
 
 
-def _meld_problem(meld: Meld, rules: RuleSet, params: _ParamsKey) -> str | None:
-    """:func:`check_meld`, remembered: the verdict depends only on the meld's key and the tile-set
-    parameters ``params`` (what ``rules.params`` is built from), so it is computed once per pair."""
-    memo = (meld._key, params)
-    try:
-        return _MELD_PROBLEMS[memo]
-    except KeyError:
-        pass
-    problem = check_meld(meld, rules)
-    if len(_MELD_PROBLEMS) >= _MAX_MELD_PROBLEMS:
-        _MELD_PROBLEMS.clear()
-    _MELD_PROBLEMS[memo] = problem
-    return problem
+def _valid_melds(rules: RuleSet) -> set[tuple[int, ...]]:
+    """The keys of melds :func:`check_meld` found valid under the tile-set parameters of ``rules`` (what
+    ``rules.params`` is built from, all that the verdict depends on). Bounded: cleared when full."""
+    params = (rules.numbers, rules.colours, rules.copies, rules.jokers, rules.min_len)
+    valid = _VALID_MELDS.get(params)
+    if valid is None:
+        if len(_VALID_MELDS) >= 16:
+            _VALID_MELDS.clear()
+        valid = _VALID_MELDS[params] = set()
+    return valid
 
 
 def _joker_candidates(meld: Meld) -> tuple[frozenset[Tile], ...]:
@@ -440,12 +437,17 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
     ...                Table.parse("B3 B4 B5 B6 | K8 B8 O8 R8"), rules=RuleSet(), opened=True))
     'B3 B8'
     """
-    params = (rules.numbers, rules.colours, rules.copies, rules.jokers, rules.min_len)
+    valid = _valid_melds(rules)
     for i, meld in enumerate(after, start=1):
-        problem = _meld_problem(meld, rules, params)
+        if meld._key in valid:  # found valid under these rules before
+            continue
+        problem = check_meld(meld, rules)
         if problem is not None:
             reason = Reason.LOOSE_TILE if len(meld) < rules.min_len else Reason.INVALID_SET
             raise illegal(reason, f"set {i} ({meld}) is not valid under these rules: {problem}")
+        if len(valid) >= _MAX_VALID_MELDS:
+            valid.clear()
+        valid.add(meld._key)
     before_tiles, after_tiles = before.tiles(), after.tiles()
     if not before_tiles <= after_tiles:
         missing = before_tiles - (before_tiles & after_tiles)
