@@ -4,6 +4,7 @@ per-viewer history copies and the draft made on first use."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -13,6 +14,7 @@ import rummikub.legality as legality
 import rummikub.meld as meld_module
 from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountError, TileSet
 from rummikub.bots import get_bot
+from rummikub.game import PlayerView
 from rummikub.legality import check_turn
 from rummikub.search import arrange, solve
 
@@ -137,3 +139,15 @@ def test_the_draft_is_made_on_first_use() -> None:
     assert game.draft.started and game.draft is game.draft
     game.draw()
     assert not game.draft.started and game.draft.rack == game.rack(game.current_player)
+
+
+def test_views_are_whole_player_views() -> None:
+    game = Game.new(players=2, preset="classic", seed=2)
+    game.draw()
+    for p in range(2):
+        view = game.view(p)
+        fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
+        assert set(vars(view)) == set(fields) and view == PlayerView(**fields)
+        assert repr(view) == repr(PlayerView(**fields))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            view.turn = 0  # type: ignore[misc]

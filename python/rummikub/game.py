@@ -147,6 +147,14 @@ class PlayerView:
     outcome: Outcome | None
     time_left: float | None
 
+    @classmethod
+    def _make(cls, **fields: Any) -> PlayerView:
+        """The view holding ``fields`` (every field, by name), made without the frozen dataclass ``__init__``
+        and its ``object.__setattr__`` per field: the game makes one view per turn."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
+
     @property
     def is_my_turn(self) -> bool:
         """True when it is this player's turn (and the game is not over)."""
@@ -391,7 +399,7 @@ class Game:
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (see :class:`PlayerView`)."""
         p = self._player(player)
-        return PlayerView(
+        return PlayerView._make(
             player=p, players=self.players, rules=self.rules, rack=self._racks[p], table=self._table,
             rack_sizes=self.rack_sizes(), pool_size=len(self._pool), current_player=self._current,
             opened=tuple(self._opened), turn=self._turn,
