@@ -44,8 +44,9 @@ from __future__ import annotations
 import enum
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from . import _core
 from ._errors import IllegalMoveError
@@ -339,21 +340,35 @@ def _jokers_stay(table_jokers: Sequence[frozenset[Tile]], after_jokers: Sequence
     return False
 
 
-def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Counter[Tile]) -> bool:
-    """Can the played numbered tiles be assigned to copies in ``after`` so that meld ``m`` holds at least
-    ``demands[m]`` of them? (A meld holds at most one copy of a tile; demands are tiny, so brute force.)"""
+_K = TypeVar("_K")
+
+
+def _counts(items: Iterable[_K]) -> dict[_K, int]:
+    """How many times each item occurs, in order of first occurrence (a plain-dict Counter, cheaper to make)."""
+    out: dict[_K, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Mapping[Tile, int]) -> bool:
+    """Can the played numbered tiles (``played``: tile -> copies) be assigned to copies in ``after`` so that
+    meld ``m`` holds at least ``demands[m]`` of them? (A meld holds at most one copy of a tile; demands are
+    tiny, so brute force.)"""
     todo = [(m, d) for m, d in demands.items() if d > 0]
-    left = Counter(played)
+    left = dict(played)
 
     def place(k: int) -> bool:
         if k == len(todo):
             return True
         m, d = todo[k]
-        eligible = [t for t in after[m].tiles if not t.is_joker and left[t] > 0]
+        eligible = [t for t in after[m].tiles if not t.is_joker and left.get(t, 0) > 0]
         for chosen in itertools.combinations(eligible, d):
-            left.subtract(chosen)
+            for t in chosen:
+                left[t] -= 1
             ok = place(k + 1)
-            left.update(chosen)
+            for t in chosen:
+                left[t] += 1
             if ok:
                 return True
         return False
@@ -373,9 +388,9 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
         return
     r = 2 if rules.joker_retrieval == "replace_from_rack" else 1
     after_count = after.tiles().count  # the copies of a numbered tile on the table after the turn
-    played_real: Counter[Tile] = Counter(t for t in played if not t.is_joker)
+    played_real = _counts(t for t in played.tiles() if not t.is_joker)
     n = len(table_jokers)
-    stage, error = -1, illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
+    stage, error = -1, None
     tried: set[tuple[int, ...]] = set()
     for perm in itertools.permutations(range(len(after_jokers)), n):
         # table joker i is A joker perm[i]; the other A jokers came from the rack
@@ -386,9 +401,9 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
         retrieved = [i for i in range(n) if not (table_jokers[i] & after_jokers[perm[i]][1])]
         if not retrieved:
             return
-        rack_jokers = Counter(after_jokers[k][0] for k in range(len(after_jokers)) if k not in perm)
+        rack_jokers = _counts(after_jokers[k][0] for k in range(len(after_jokers)) if k not in perm)
         for choice in itertools.product(*(sorted(table_jokers[i]) for i in retrieved)):
-            need = Counter(choice)
+            need = _counts(choice)
             short = [t for t, k in need.items() if after_count(t) < k]
             if short:
                 if stage < 0:
@@ -399,7 +414,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
                         "replaces it (RULES.md §8)")
                 continue
             if r == 2:
-                short = [t for t, k in need.items() if played_real[t] < k]
+                short = [t for t, k in need.items() if played_real.get(t, 0) < k]
                 if short:
                     if stage < 1:
                         stage, error = 1, illegal(
@@ -410,7 +425,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
             demands: dict[int, int] = {}
             for i in retrieved:
                 meld_index = after_jokers[perm[i]][0]
-                demands[meld_index] = max(0, r - rack_jokers[meld_index])
+                demands[meld_index] = max(0, r - rack_jokers.get(meld_index, 0))
             if _rack_tiles_reach(demands, after, played_real):
                 return
             if stage < 2:
@@ -419,7 +434,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
                     Reason.FREED_JOKER_WITHOUT_RACK_TILES,
                     f"the freed joker must be played this turn in a set holding at least {r} tile"
                     f"{'s' if r > 1 else ''} from the rack; {where} does not (RULES.md §8)")
-    raise error
+    raise error or illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
 
 
 # --------------------------------------------------------------------------------------------------------------
