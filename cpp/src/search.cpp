@@ -36,17 +36,21 @@ struct Mode {
   }
 };
 
-// An open run in one byte: bits 0-2 length (capped at L), bit 3 holds a numbered tile, bit 5 holds a
-// free table joker, bits 6-7 rack tiles held (capped at r). While retrieved jokers are still to be placed
+// An open run in one byte: bits 0-2 length (capped at L), bit 3 holds a numbered tile, bit 4 starts with a
+// free joker ("lead"), bit 5 holds a free table joker, bits 6-7 rack tiles held (capped at r).
+// A run whose first slot is a free joker only ends at the last number: one that ends sooner plays the same
+// tiles with that joker moved past its end instead, where it stands for a higher number (so the
+// programme never needs it, and leaves it out). While retrieved jokers are still to be placed
 // (Mode::track_p), every run counts its rack tiles, so that any run can take a retrieved joker (which needs
 // r rack tiles in its meld); once the last one is placed, runs that no longer need the count are settled
 // (the bits cleared), so states that differ only there merge.
 inline int d_len(uint8_t d) { return d & 7; }
 inline bool d_real(uint8_t d) { return (d >> 3) & 1; }
+inline bool d_lead(uint8_t d) { return (d >> 4) & 1; }
 inline bool d_t(uint8_t d) { return (d >> 5) & 1; }
 inline int d_p(uint8_t d) { return d >> 6; }
-inline uint8_t make_desc(int len, bool real, bool t, int p) {
-  return static_cast<uint8_t>(len | (real ? 8 : 0) | (t ? 32 : 0) | (p << 6));
+inline uint8_t make_desc(int len, bool real, bool lead, bool t, int p) {
+  return static_cast<uint8_t>(len | (real ? 8 : 0) | (lead ? 16 : 0) | (t ? 32 : 0) | (p << 6));
 }
 
 // Returns the descriptor of a run after one more slot; d == 0 starts a run.
@@ -55,18 +59,21 @@ inline uint8_t extend(uint8_t d, int s, const Mode& m) {
   const bool real = m.track_real ? (d_real(d) || slot_real(s)) : true;
   const bool t = m.track_p && (d_t(d) || s == kTJ);
   const int p = m.track_p ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
-  return make_desc(len, real, t, p);
+  const bool lead = d == 0 ? (s == kRJ || s == kTJ) : d_lead(d);
+  return make_desc(len, real, lead, t, p);
 }
 
-// Returns true when a run with this descriptor may end here.
-inline bool closable(uint8_t d, const Mode& m) {
+// Returns true when a run with this descriptor may end at the last number.
+inline bool closable_end(uint8_t d, const Mode& m) {
   return d_len(d) == m.L && d_real(d) && (!d_t(d) || d_p(d) >= m.r);
 }
+// Returns true when a run with this descriptor may end before the last number.
+inline bool closable(uint8_t d, const Mode& m) { return !d_lead(d) && closable_end(d, m); }
 
 // Returns the descriptor once no retrieved joker is left to place: only a run holding one and still
 // short of rack tiles keeps its count.
 inline uint8_t settle(uint8_t d, const Mode& m) {
-  return (!d_t(d) || d_p(d) >= m.r) ? static_cast<uint8_t>(d & 0x0F) : d;
+  return (!d_t(d) || d_p(d) >= m.r) ? static_cast<uint8_t>(d & 0x1F) : d;
 }
 
 // A colour's open runs: up to 8 descriptors, sorted descending, packed into a word (byte 0 largest).
@@ -331,6 +338,7 @@ struct Input {
   int64_t vj_max = 0;
   bool group_ok[kMaxN] = {};
   bool joker_run_ok[kMaxColours][kMaxN] = {};  // could a run through (c, n) hold a joker at n?
+  uint8_t gaps_after[kMaxColours][kMaxN] = {};  // numbers after n with no tile of colour c at all
 };
 
 // Fills the derived fields of an input.
@@ -384,6 +392,12 @@ void prepare(Input& in) {
         ok = missing <= J && real > 0;
       }
       in.joker_run_ok[c][n] = ok;
+    }
+  }
+  for (int c = 0; c < C; ++c) {
+    in.gaps_after[c][N] = 0;
+    for (int n = N - 1; n >= 0; --n) {
+      in.gaps_after[c][n] = static_cast<uint8_t>(in.gaps_after[c][n + 1] + (in.avail[c][n + 1] == 0 ? 1 : 0));
     }
   }
   in.suffix[N * C] = 0;
@@ -558,7 +572,7 @@ class Programme {
       for (int c = 0; c < in_.p.colours && ok; ++c) {
         uint8_t d[8];
         const int k = unpack(x.s.cs[c], d);
-        for (int j = 0; j < k; ++j) ok &= closable(d[j], in_.mode);
+        for (int j = 0; j < k; ++j) ok &= closable_end(d[j], in_.mode);
       }
       if (ok) out.push_back(i);
     }
@@ -592,8 +606,9 @@ class Programme {
   }
   // Marks the nodes of a layer that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
-  // Returns false when the runs of colour c can no longer all be finished (too few slots ahead).
-  bool runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const;
+  // Returns the fewest jokers the runs of colour c, open at number n, still need to be finished (slots
+  // ahead without a tile); a large number when they cannot be finished at all.
+  int joker_deficit(uint64_t cs, int c, int n) const;
 
   const Input& in_;
   SearchStats* stats_;
@@ -604,18 +619,28 @@ class Programme {
   size_t last_ = 0;
 };
 
-bool Programme::runs_can_finish(uint64_t cs, int c, int n, int jokers_left) const {
+int Programme::joker_deficit(uint64_t cs, int c, int n) const {
+  constexpr int kNever = 1 << 10;
   uint8_t d[8];
   const int k = unpack(cs, d);
+  const int N = in_.p.numbers;
   int need1 = 0, need2 = 0;  // runs that must go on at n + 1, and at n + 2
+  bool lead = false;
   for (int j = 0; j < k; ++j) {
+    if (n == N) {
+      need1 += closable_end(d[j], in_.mode) ? 0 : 1;
+      continue;
+    }
+    lead |= d_lead(d[j]);
     need1 += closable(d[j], in_.mode) ? 0 : 1;
-    need2 += in_.mode.L - d_len(d[j]) >= 2 ? 1 : 0;
+    need2 += (in_.mode.L - d_len(d[j]) >= 2 || (d_lead(d[j]) && n + 2 <= N)) ? 1 : 0;
   }
-  if (need1 == 0) return true;
-  if (n + 1 > in_.p.numbers || need1 > in_.avail[c][n + 1] + jokers_left) return false;
-  if (need2 > 0 && (n + 2 > in_.p.numbers || need2 > in_.avail[c][n + 2] + jokers_left)) return false;
-  return true;
+  if ((need1 > 0 && n + 1 > N) || (need2 > 0 && n + 2 > N)) return kNever;
+  // Slots at n + 1 and at n + 2 without a tile each take their own joker.
+  const int near = std::max(0, need1 - (need1 > 0 ? in_.avail[c][n + 1] : 0)) +
+                   std::max(0, need2 - (need2 > 0 ? in_.avail[c][n + 2] : 0));
+  // A lead run goes on to the last number: jokers must fill every number left without a tile.
+  return lead ? std::max<int>(near, in_.gaps_after[c][n]) : near;
 }
 
 void Programme::settle_others(State& s, int c) const {
@@ -650,6 +675,11 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     const uint64_t g = x.s.misc & kGroupBits;
     // Tiles promised to groups need enough company: at least `need` members for each of max-per-colour
     // groups. The colours before c are fixed for this node.
+    // The jokers the other colours' runs need for certain: every colour's needs take distinct jokers.
+    int deficit_others = 0;
+    for (int y = 0; y < C; ++y) {
+      if (y != c) deficit_others += joker_deficit(x.s.cs[y], y, y < c ? n : n - 1);
+    }
     int members_before = 0, most_before = 0;
     for (int y = 0; y < c; ++y) {
       const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
@@ -695,7 +725,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                   static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.yr << 16 | ch.yt << 20);
               for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
                 const Trans& t = g_trans.pool[ti];
-                if (!runs_can_finish(t.next, c, n, ch.jokers_left)) continue;
+                if (deficit_others + joker_deficit(t.next, c, n) > ch.jokers_left) continue;
                 Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false};
                 y.s.cs[c] = t.next;
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
@@ -745,7 +775,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
 
 void Programme::prune_dominated(Layer& layer) const {
   // A colour's runs are weaker when one closable run is gone, one run is one shorter, one run counts one
-  // rack tile fewer, or (when runs could be jokers only) one run has lost its numbered tile: whatever the weaker runs can still do,
+  // rack tile fewer, one run is bound to end at the last number, or (when runs could be jokers only) one run has lost its numbered tile: whatever the weaker runs can still do,
   // the stronger can too (end the extra run at once, or carry the longer one along). So a node whose
   // runs are a weakening of another node's, everything else equal and its score no higher, is dead.
   for (size_t i = 0; i < layer.nodes.size(); ++i) {
@@ -781,6 +811,11 @@ void Programme::prune_dominated(Layer& layer) const {
         if (d_p(d[j]) > 0) {  // one rack tile fewer counted
           std::copy(d, d + k, w);
           w[j] = static_cast<uint8_t>(d[j] - 64);
+          kill(k);
+        }
+        if (!d_lead(d[j]) && in_.jr + in_.jt > 0) {  // the same run, but bound to end at the last number
+          std::copy(d, d + k, w);
+          w[j] = static_cast<uint8_t>(d[j] | 16);
           kill(k);
         }
         if (in_.mode.track_real && d_real(d[j])) {
