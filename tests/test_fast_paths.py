@@ -16,7 +16,7 @@ from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountErro
 from rummikub.bots import get_bot
 from rummikub.game import PlayerView
 from rummikub.legality import check_turn
-from rummikub.search import arrange, solve
+from rummikub.search import Play, SearchStats, arrange, solve
 
 
 def _verdict(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> str:
@@ -151,3 +151,14 @@ def test_views_are_whole_player_views() -> None:
         assert repr(view) == repr(PlayerView(**fields))
         with pytest.raises(dataclasses.FrozenInstanceError):
             view.turn = 0  # type: ignore[misc]
+
+
+def test_search_results_are_whole_dataclasses() -> None:
+    play = solve("K5 B5 O5 J", "K1 K2 R5")
+    assert play is not None
+    for obj, cls in ((play, Play), (play.stats, SearchStats)):
+        fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(cls)}
+        assert set(vars(obj)) == set(fields) and obj == cls(**fields) and repr(obj) == repr(cls(**fields))
+    assert play.stats.states > 0 and hash(play.stats) == hash(SearchStats(**dataclasses.asdict(play.stats)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.value = 0  # type: ignore[misc]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Any, Literal, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,7 @@ _POLICIES = {
 }
 _STANDARD = RuleSet()
 TableLike = Union[Table, str]
+_F = TypeVar("_F")
 TilesLike = Union[TileSet, str]
 
 
@@ -136,13 +137,21 @@ def _refused(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> Ru
     return RummikubError(f"table {str(table)!r} with rack {str(rack)!r}: {exc}")
 
 
+def _frozen(cls: type[_F], **fields: Any) -> _F:
+    """An instance of the frozen dataclass ``cls`` holding ``fields`` (every field, by name), made without the
+    generated ``__init__`` and its ``object.__setattr__`` per field (a search result makes two each turn)."""
+    out = object.__new__(cls)
+    out.__dict__.update(fields)
+    return out
+
+
 def _stats(d: dict[str, int]) -> SearchStats:
-    return SearchStats(states=int(d["states"]), transitions=int(d["transitions"]), runs=int(d["runs"]))
+    return _frozen(SearchStats, states=int(d["states"]), transitions=int(d["transitions"]), runs=int(d["runs"]))
 
 
 def _play(result: _core.PlayResult, stats: SearchStats) -> Play:
-    return Play(tiles=TileSet._wrap(result.played), table=Table._wrap(_melds(result.table)), value=int(result.value),
-                stats=stats)
+    return _frozen(Play, tiles=TileSet._wrap(result.played), table=Table._wrap(_melds(result.table)),
+                   value=int(result.value), stats=stats)
 
 
 def _melds(core_melds: list[_core.Meld]) -> tuple[Meld, ...]:
