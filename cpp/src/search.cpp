@@ -713,9 +713,11 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
             int members = members_before + k;
             for (int y = c + 1; y < C; ++y) members += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
             const int slots_rest[3] = {a - ga, v - gv, b - gb};
+            // Jokers the promised groups need for certain (their slots are distinct from the runs').
+            const int group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
             for (int ci = 0; ci < nchoices; ++ci) {
               const JokerChoice& ch = choices[ci];
-              if (g2 != 0 && members + ch.jokers_left < need * most) continue;
+              if (deficit_others + group_deficit > ch.jokers_left) continue;
               const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.yr, ch.yt};
               const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode, ch.settled);
               if (tcount == 0) continue;
@@ -725,7 +727,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                   static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.yr << 16 | ch.yt << 20);
               for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
                 const Trans& t = g_trans.pool[ti];
-                if (deficit_others + joker_deficit(t.next, c, n) > ch.jokers_left) continue;
+                if (deficit_others + group_deficit + joker_deficit(t.next, c, n) > ch.jokers_left) continue;
                 Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false};
                 y.s.cs[c] = t.next;
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
