@@ -95,7 +95,8 @@ def table_to_text(table: Table) -> str:
     >>> table_to_text(Table([Meld.group(7, [Colour.BLACK], jokers=2), Meld.parse("R5 J R7")]))
     'KJJ7 | R5 J R7'
     """
-    return " | ".join([_meld_text(m) for m in table])
+    known = _MELD_TEXTS.get
+    return " | ".join([known(m._key) or _meld_text(m) for m in table])
 
 
 def table_from_text(text: str, rules: RuleSet | None = None) -> Table:
