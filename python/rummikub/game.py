@@ -27,6 +27,7 @@ applies the timeout and raises :class:`TurnTimeoutError` instead.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -416,7 +417,7 @@ class Game:
             cached = self._public_events[p] = (events, [])
         public = cached[1]
         if len(public) < len(events):
-            public.extend(_public(e, p) for e in events[len(public):])
+            public.extend(map(_public, events[len(public):], itertools.repeat(p)))
         return tuple(map(dict.copy, public))
 
     def _player(self, player: int) -> int:

@@ -129,11 +129,6 @@ def _valid_melds(rules: RuleSet) -> set[tuple[int, ...]]:
     return valid
 
 
-def _joker_candidates(meld: Meld) -> tuple[frozenset[Tile], ...]:
-    """What each joker of ``meld`` may stand for, as a set of tiles."""
-    return meld._info.candidates
-
-
 def _fmt(tiles: Iterable[Tile]) -> str:
     return " ".join(map(str, tiles))
 
@@ -378,10 +373,10 @@ def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Ma
 
 def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
     """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3)."""
-    table_jokers = [c for m in before for c in m._info.candidates]
+    table_jokers = [c for _, c in before._joker_slots()]
     if not table_jokers:
         return
-    after_jokers = [(i, c) for i, m in enumerate(after) for c in m._info.candidates]
+    after_jokers = after._joker_slots()
     if _jokers_stay(table_jokers, [c for _, c in after_jokers]):
         # Some assignment leaves every table joker standing for one of its tiles (none is retrieved): the
         # search below would accept at that assignment, so accept now (most turns, cheaply).
@@ -489,11 +484,17 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
 def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
     threshold = rules.opening_threshold
     if not rules.extend_after_opening:
-        remaining = Counter(after)
+        # the after melds not matched by a before meld, counted by key (a Counter of melds, without a Python
+        # __hash__/__eq__ call per lookup): the first meld of each key, and how many copies are unmatched
+        first: dict[tuple[int, ...], Meld] = {}
+        remaining: dict[tuple[int, ...], int] = {}
+        for meld in after:
+            first.setdefault(meld._key, meld)
+            remaining[meld._key] = remaining.get(meld._key, 0) + 1
         changed = []
         for meld in before:
-            if remaining[meld] > 0:
-                remaining[meld] -= 1
+            if remaining.get(meld._key, 0) > 0:
+                remaining[meld._key] -= 1
             else:
                 changed.append(meld)
         if changed:
@@ -503,7 +504,7 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
         if played.jokers and not rules.joker_in_opening:
             raise illegal(Reason.JOKER_IN_OPENING, "jokers may not be used in the opening under these rules "
                           "(joker_in_opening=False)")
-        new = list(remaining.elements())
+        new = [first[key] for key, copies in remaining.items() for _ in range(copies)]
         total = sum(best_value(m.tileset(), rules) for m in new)
         if total < threshold:
             raise illegal(Reason.OPENING_TOO_LOW,
@@ -518,8 +519,8 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
                       f"the played tiles {played} make sets of their own worth {total} at most{note}, "
                       f"{threshold - total} short of {threshold} (RULES.md §6)")
     if rules.joker_retrieval != "free":
-        table_jokers = [c for m in before for c in _joker_candidates(m)]
-        after_jokers = [c for m in after for c in _joker_candidates(m)]
+        table_jokers = [c for _, c in before._joker_slots()]
+        after_jokers = [c for _, c in after._joker_slots()]
         if table_jokers and not _jokers_stay(table_jokers, after_jokers):
             raise illegal(Reason.JOKER_RETRIEVED_BEFORE_OPENING,
                           "a table joker left its place on the opening turn; only a player who had opened "

@@ -349,9 +349,10 @@ class Table(Sequence[Meld]):
     True
     """
 
-    __slots__ = ("_melds", "_tileset")
+    __slots__ = ("_melds", "_tileset", "_jokers")
     _melds: tuple[Meld, ...]
     _tileset: TileSet | None
+    _jokers: tuple[tuple[int, frozenset[Tile]], ...] | None
 
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
         if isinstance(melds, str):
@@ -362,6 +363,7 @@ class Table(Sequence[Meld]):
                 raise InvalidMeldError(f"a Table holds Meld objects, got {type(m).__name__} {m!r}")
         _set_melds(self, items)
         _set_tileset(self, None)
+        _set_jokers(self, None)
 
     @classmethod
     def _wrap(cls, melds: tuple[Meld, ...]) -> Table:
@@ -369,6 +371,7 @@ class Table(Sequence[Meld]):
         out = object.__new__(cls)
         _set_melds(out, melds)
         _set_tileset(out, None)
+        _set_jokers(out, None)
         return out
 
     @classmethod
@@ -409,6 +412,16 @@ class Table(Sequence[Meld]):
                 for m in self._melds:
                     out = out | m.tileset()
             _set_tileset(self, out)
+        return out
+
+    def _joker_slots(self) -> tuple[tuple[int, frozenset[Tile]], ...]:
+        """For each joker on the table, in order: its meld's index and the tiles it may stand for (computed
+        once: the game's rules check reads it for the table after a turn and again for the table before the
+        next)."""
+        out = self._jokers
+        if out is None:
+            out = tuple((i, c) for i, m in enumerate(self._melds) for c in m._info.candidates)
+            _set_jokers(self, out)
         return out
 
     @property
@@ -461,3 +474,4 @@ class Table(Sequence[Meld]):
 
 _set_melds = _slot_setter(Table, "_melds")
 _set_tileset = _slot_setter(Table, "_tileset")
+_set_jokers = _slot_setter(Table, "_jokers")
