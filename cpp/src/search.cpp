@@ -1123,6 +1123,11 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
     joker_options.push_back(base);
   } else {
     joker_inputs(table, base, rules, !opening, joker_options);
+    // Keeping every joker is the cheapest run and gives the others a floor. Then the most retrieved jokers
+    // first: they most often play the most tiles, and a high key found early prunes the runs after it.
+    std::stable_sort(joker_options.begin(), joker_options.end(), [](const Input& x, const Input& y) {
+      return (x.jt == 0) != (y.jt == 0) ? x.jt == 0 : x.jt > y.jt;
+    });
   }
   if (!opening) {
     for (Input& in : joker_options) prepare(in);
