@@ -10,7 +10,12 @@
 // which rack tiles were used. Groups of a number are decided once all its colours are seen.
 // Table jokers under the `replace` policies are enumerated outside the programme: each either stays
 // (and is then exactly the tile it stands for) or is retrieved (and becomes a free joker whose meld must
-// hold rack tiles), with its replacement tile forced onto the table.
+// hold rack tiles), with its replacement tile forced onto the table; keeping every joker runs first, then
+// the options retrieving the most jokers.
+// Exact pruning: a bound on the rack tiles still placeable with an iterative floor; dominated transitions
+// and states; runs led by a free joker must reach N (else the joker belongs past the run's end); and a
+// lookahead summing, over all colours and the groups promised, the jokers needed for slots ahead that no
+// tile can fill.
 #pragma once
 
 #include <cstddef>
