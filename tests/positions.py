@@ -18,7 +18,7 @@ from typing import Iterator
 
 from rummikub import Colour, Meld, RuleSet, Table, Tile, TileSet
 
-__all__ = ["Position", "make_position", "position_stream", "CLASSES", "class_positions", "ODD_RULES"]
+__all__ = ["Position", "make_position", "position_stream", "joker_stream", "CLASSES", "class_positions", "ODD_RULES"]
 
 
 @dataclass(frozen=True)
@@ -184,3 +184,26 @@ def position_stream(seed: int, count: int) -> Iterator[Position]:
             yield make_position(seed * 100003 + i, rules, table_tiles=(3, 12), rack_size=rack_size,
                                 table_jokers=min(table_jokers, 1), rack_jokers=rack_jokers, opened=opened,
                                 objective=objective, label=f"stream{seed}-{i}b")
+
+
+def joker_stream(seed: int, count: int) -> Iterator[Position]:
+    """Joker-heavy positions for the oracle cross-check: 0-2 jokers on the table and 0-2 on the rack (mostly
+    1-2 each), every policy and objective, openings with and without extension, under the standard, digital,
+    sabra, large and min_len=4 rules. The search's joker pruning (lead runs, joker lookahead, the order of
+    the stay/retrieve options) is checked here hardest."""
+    bases = [RuleSet.preset("standard"), RuleSet.preset("digital"), RuleSet.preset("sabra"),
+             RuleSet.preset("large"), ODD_RULES["minlen4"]]
+    for i in range(seed * 100_000, seed * 100_000 + count):
+        rng = random.Random(i)
+        rules = rng.choice(bases).replace(joker_retrieval=rng.choice(["replace", "replace_from_rack", "free"]),
+                                          extend_after_opening=rng.random() < 0.5,
+                                          joker_in_opening=rng.random() < 0.7)
+        table_jokers = rng.choice([1, 1, 2, 2, 0])
+        rack_jokers = min(rng.choice([1, 1, 2, 0]), rules.jokers - table_jokers)
+        size = rng.choice([(3, 12), (13, 25), (26, 40)])
+        try:
+            yield make_position(i * 7 + 3, rules, table_tiles=size, rack_size=rng.choice([6, 10, 14]),
+                                table_jokers=table_jokers, rack_jokers=rack_jokers, opened=rng.random() < 0.8,
+                                objective=rng.choice(["tiles", "value", "penalty"]), label=f"jokers{seed}-{i}")
+        except RuntimeError:
+            continue
