@@ -665,7 +665,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     int64_t score;
     bool settled;
   };
-  JokerChoice choices[64];
+  JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     if (x.dead) continue;
