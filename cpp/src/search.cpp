@@ -558,23 +558,51 @@ class Programme {
 #endif
   }
 
+  // Finds one legal end depth first, remembering the states that lead nowhere; afterwards finals() lists
+  // it (or nothing). For feasibility alone (arrange): on a table that can be arranged, the first complete
+  // path is usually found with a few hundred expansions, where the sweep would build every state.
+  void run_depth_first() {
+    const int N = in_.p.numbers, C = in_.p.colours;
+    const size_t depth = static_cast<size_t>(N * (C + 1));
+    layers_.resize(depth + 1);
+    // Scratch layers kept between calls (their vectors keep their capacity: no malloc once warm).
+    thread_local std::vector<Layer> kids, dead_ends;
+    if (kids.size() < depth) kids.resize(depth);
+    if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
+    for (size_t k = 0; k <= depth; ++k) dead_ends[k].reset(8);
+    layers_[0].reset(1);
+    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
+    // Expands the path's node at depth li (layers_[li] holds just that node).
+    auto go = [&](auto&& self, size_t li) -> bool {
+      if (li == depth) return ends_legally(layers_[li].nodes[0]);
+      const int n = static_cast<int>(li / static_cast<size_t>(C + 1)) + 1, c = static_cast<int>(li % static_cast<size_t>(C + 1));
+      if (c < C) {
+        colour_step(layers_[li], kids[li], n, c);
+      } else {
+        group_step(layers_[li], kids[li], n);
+      }
+      for (size_t k = 0; k < kids[li].nodes.size(); ++k) {
+        const Node child = kids[li].nodes[k];
+        if (child.dead || dead_ends[li + 1].find(child.s) >= 0) continue;
+        layers_[li + 1].reset(1);
+        layers_[li + 1].offer(child);
+        if (self(self, li + 1)) return true;
+        dead_ends[li + 1].offer(child);
+      }
+      return false;
+    };
+    const bool found = go(go, 0);
+    last_ = depth;
+    if (!found) layers_[last_].nodes.clear();
+    if (stats_ != nullptr) ++stats_->runs;
+  }
+
   // Returns the indices of the last layer's nodes that end legally.
   std::vector<size_t> finals() const {
     std::vector<size_t> out;
     const Layer& L = layers_[last_];
     for (size_t i = 0; i < L.nodes.size(); ++i) {
-      const Node& x = L.nodes[i];
-      if (x.dead) continue;
-      if (st_jt(x.s) != in_.jt || st_jr(x.s) < in_.jr_min || st_v(x.s) < in_.threshold) continue;
-      if (in_.labels && st_jv(x.s) != st_jr(x.s)) continue;
-      if (in_.require_play && x.score <= 0) continue;
-      bool ok = true;
-      for (int c = 0; c < in_.p.colours && ok; ++c) {
-        uint8_t d[8];
-        const int k = unpack(x.s.cs[c], d);
-        for (int j = 0; j < k; ++j) ok &= closable_end(d[j], in_.mode);
-      }
-      if (ok) out.push_back(i);
+      if (ends_legally(L.nodes[i])) out.push_back(i);
     }
     return out;
   }
@@ -590,6 +618,21 @@ class Programme {
   static std::vector<std::vector<Layer>>& free_layers() {
     thread_local std::vector<std::vector<Layer>> pool;
     return pool;
+  }
+  // Returns true when a node of the last layer is a legal end.
+  bool ends_legally(const Node& x) const {
+    if (x.dead) return false;
+    if (st_jt(x.s) != in_.jt || st_jr(x.s) < in_.jr_min || st_v(x.s) < in_.threshold) return false;
+    if (in_.labels && st_jv(x.s) != st_jr(x.s)) return false;
+    if (in_.require_play && x.score <= 0) return false;
+    for (int c = 0; c < in_.p.colours; ++c) {
+      uint8_t d[8];
+      const int k = unpack(x.s.cs[c], d);
+      for (int j = 0; j < k; ++j) {
+        if (!closable_end(d[j], in_.mode)) return false;
+      }
+    }
+    return true;
   }
   void colour_step(const Layer& from, Layer& to, int n, int c);
   // Settles the runs of every colour but c (the last retrieved joker has just been placed).
@@ -865,13 +908,19 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   };
   // Keeps each colour's runs in the order of the state's packed descriptors (descending), settling them
   // as the programme did once the last retrieved joker was placed.
-  auto settle_runs = [&](const Node& x) {
+  // (A stable insertion sort: at most 8 runs, and no allocation.)
+  auto sort_runs = [&](std::vector<RunBuild>& rs) {
+    for (size_t k = 1; k < rs.size(); ++k) {
+      for (size_t j = k; j > 0 && rs[j - 1].desc < rs[j].desc; --j) std::swap(rs[j - 1], rs[j]);
+    }
+  };
+  auto settle_runs = [&](const Node& x, int changed) {
     const bool settled = in_.mode.track_p && st_jt(x.s) == in_.jt;
     for (int c = 0; c < C; ++c) {
       if (settled) {
         for (RunBuild& r : runs[c]) r.desc = settle(r.desc, in_.mode);
       }
-      std::stable_sort(runs[c].begin(), runs[c].end(), [](const RunBuild& p, const RunBuild& q) { return p.desc > q.desc; });
+      if (settled || c == changed) sort_runs(runs[c]);
     }
   };
   size_t li = 1;
@@ -898,7 +947,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode), n, {s}});
       }
       runs[c] = std::move(next);
-      settle_runs(x);
+      settle_runs(x, c);
     }
     // The group step of number n: rebuild the groups from the promised tiles.
     const Node& prev = *path[li - 1];
@@ -924,7 +973,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         melds.push_back(m);
       }
     }
-    settle_runs(x);
+    settle_runs(x, -1);
     ++li;
   }
   for (int c = 0; c < C; ++c) {
@@ -1213,7 +1262,7 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   finish_mode(in);
   prepare(in);
   Programme prog(in, stats);
-  prog.run();
+  prog.run_depth_first();
   const std::vector<size_t> f = prog.finals();
   if (f.empty()) return false;
   TileSet played;
