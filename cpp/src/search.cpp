@@ -716,13 +716,13 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
     const uint64_t g = x.s.misc & kGroupBits;
-    // Tiles promised to groups need enough company: at least `need` members for each of max-per-colour
-    // groups. The colours before c are fixed for this node.
     // The jokers the other colours' runs need for certain: every colour's needs take distinct jokers.
     int deficit_others = 0;
     for (int y = 0; y < C; ++y) {
       if (y != c) deficit_others += joker_deficit(x.s.cs[y], y, y < c ? n : n - 1);
     }
+    // Tiles promised to groups need enough company: at least `need` members for each of max-per-colour
+    // groups. The colours before c are fixed for this node.
     int members_before = 0, most_before = 0;
     for (int y = 0; y < c; ++y) {
       const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
@@ -820,8 +820,8 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
 
 void Programme::prune_dominated(Layer& layer) const {
   // A colour's runs are weaker when one closable run is gone, one run is one shorter, one run counts one
-  // rack tile fewer, one run is bound to end at the last number, or (when runs could be jokers only) one run has lost its numbered tile: whatever the weaker runs can still do,
-  // the stronger can too (end the extra run at once, or carry the longer one along). So a node whose
+  // rack tile fewer, one run is bound to end at the last number, or (when runs could be jokers only) one
+  // run has lost its numbered tile: whatever the weaker runs can still do, the stronger can too (end the extra run at once, or carry the longer one along). So a node whose
   // runs are a weakening of another node's, everything else equal and its score no higher, is dead.
   for (size_t i = 0; i < layer.nodes.size(); ++i) {
     const Node& strong = layer.nodes[i];
