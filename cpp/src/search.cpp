@@ -821,8 +821,9 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
 void Programme::prune_dominated(Layer& layer) const {
   // A colour's runs are weaker when one closable run is gone, one run is one shorter, one run counts one
   // rack tile fewer, one run is bound to end at the last number, or (when runs could be jokers only) one
-  // run has lost its numbered tile: whatever the weaker runs can still do, the stronger can too (end the extra run at once, or carry the longer one along). So a node whose
-  // runs are a weakening of another node's, everything else equal and its score no higher, is dead.
+  // run has lost its numbered tile: whatever the weaker runs can still do, the stronger can too (end the
+  // extra run at once, or carry the longer one along). So a node whose runs are a weakening of another
+  // node's, everything else equal and its score no higher, is dead.
   for (size_t i = 0; i < layer.nodes.size(); ++i) {
     const Node& strong = layer.nodes[i];
     if (strong.dead) continue;
