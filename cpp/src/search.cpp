@@ -575,7 +575,8 @@ class Programme {
     // Expands the path's node at depth li (layers_[li] holds just that node).
     auto go = [&](auto&& self, size_t li) -> bool {
       if (li == depth) return ends_legally(layers_[li].nodes[0]);
-      const int n = static_cast<int>(li / static_cast<size_t>(C + 1)) + 1, c = static_cast<int>(li % static_cast<size_t>(C + 1));
+      const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
+      const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
       if (c < C) {
         colour_step(layers_[li], kids[li], n, c);
       } else {
