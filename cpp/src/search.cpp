@@ -524,9 +524,7 @@ class Programme {
   // Runs the sweep; afterwards finals() lists the nodes that end legally.
   void run() {
     const int N = in_.p.numbers, C = in_.p.colours;
-    layers_.resize(static_cast<size_t>(N * (C + 1) + 1));
-    layers_[0].reset(1);
-    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
+    start();
     size_t li = 0, held = 1;
     for (int n = 1; n <= N; ++n) {
       for (int c = 0; c < C; ++c, ++li) {
@@ -562,16 +560,13 @@ class Programme {
   // it (or nothing). For feasibility alone (arrange): on a table that can be arranged, the first complete
   // path is usually found with a few hundred expansions, where the sweep would build every state.
   void run_depth_first() {
-    const int N = in_.p.numbers, C = in_.p.colours;
-    const size_t depth = static_cast<size_t>(N * (C + 1));
-    layers_.resize(depth + 1);
+    const int C = in_.p.colours;
+    const size_t depth = start();
     // Scratch layers kept between calls (their vectors keep their capacity: no malloc once warm).
     thread_local std::vector<Layer> kids, dead_ends;
     if (kids.size() < depth) kids.resize(depth);
     if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
     for (size_t k = 0; k <= depth; ++k) dead_ends[k].reset(8);
-    layers_[0].reset(1);
-    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
     // Expands the path's node at depth li (layers_[li] holds just that node).
     auto go = [&](auto&& self, size_t li) -> bool {
       if (li == depth) return ends_legally(layers_[li].nodes[0]);
@@ -596,6 +591,15 @@ class Programme {
     last_ = depth;
     if (!found) layers_[last_].nodes.clear();
     if (stats_ != nullptr) ++stats_->runs;
+    // As for the recycled layers: scratch that a hard search grew large goes back to the system.
+    size_t held = 0;
+    for (const std::vector<Layer>* scratch : {&kids, &dead_ends}) {
+      for (const Layer& l : *scratch) held += l.nodes.capacity() + l.index.capacity();
+    }
+    if (held >= (size_t{1} << 18)) {
+      std::vector<Layer>().swap(kids);
+      std::vector<Layer>().swap(dead_ends);
+    }
   }
 
   // Returns the indices of the last layer's nodes that end legally.
@@ -616,6 +620,14 @@ class Programme {
   void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const;
 
  private:
+  // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
+  size_t start() {
+    const size_t depth = static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1));
+    layers_.resize(depth + 1);
+    layers_[0].reset(1);
+    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
+    return depth;
+  }
   static std::vector<std::vector<Layer>>& free_layers() {
     thread_local std::vector<std::vector<Layer>> pool;
     return pool;
