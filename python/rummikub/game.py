@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Union
 
 from ._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError
+from ._frozen import frozen
 from .draft import Draft
 from .legality import Reason, check_turn, illegal
 from .meld import Meld, MeldKind, Table
@@ -148,14 +149,6 @@ class PlayerView:
     history: tuple[Mapping[str, Any], ...]
     outcome: Outcome | None
     time_left: float | None
-
-    @classmethod
-    def _make(cls, **fields: Any) -> PlayerView:
-        """The view holding ``fields`` (every field, by name), made without the frozen dataclass ``__init__``
-        and its ``object.__setattr__`` per field: the game makes one view per turn."""
-        view = object.__new__(cls)
-        view.__dict__.update(fields)
-        return view
 
     @property
     def is_my_turn(self) -> bool:
@@ -401,7 +394,7 @@ class Game:
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (see :class:`PlayerView`)."""
         p = self._player(player)
-        return PlayerView._make(
+        return frozen(PlayerView,
             player=p, players=self.players, rules=self.rules, rack=self._racks[p], table=self._table,
             rack_sizes=self.rack_sizes(), pool_size=len(self._pool), current_player=self._current,
             opened=tuple(self._opened), turn=self._turn,

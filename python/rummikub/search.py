@@ -17,13 +17,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, Union
+from typing import Literal, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
+from ._frozen import frozen
 from .meld import _WRAPPED, Meld, Table
 from .rules import RuleSet
 from .tiles import TileSet
@@ -40,7 +41,6 @@ _POLICIES = {
 }
 _STANDARD = RuleSet()
 TableLike = Union[Table, str]
-_F = TypeVar("_F")
 TilesLike = Union[TileSet, str]
 
 
@@ -137,20 +137,12 @@ def _refused(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> Ru
     return RummikubError(f"table {str(table)!r} with rack {str(rack)!r}: {exc}")
 
 
-def _frozen(cls: type[_F], **fields: Any) -> _F:
-    """An instance of the frozen dataclass ``cls`` holding ``fields`` (every field, by name), made without the
-    generated ``__init__`` and its ``object.__setattr__`` per field (a search result makes two each turn)."""
-    out = object.__new__(cls)
-    out.__dict__.update(fields)
-    return out
-
-
 def _stats(d: dict[str, int]) -> SearchStats:
-    return _frozen(SearchStats, states=int(d["states"]), transitions=int(d["transitions"]), runs=int(d["runs"]))
+    return frozen(SearchStats, states=int(d["states"]), transitions=int(d["transitions"]), runs=int(d["runs"]))
 
 
 def _play(result: _core.PlayResult, stats: SearchStats) -> Play:
-    return _frozen(Play, tiles=TileSet._wrap(result.played), table=Table._wrap(_melds(result.table)),
+    return frozen(Play, tiles=TileSet._wrap(result.played), table=Table._wrap(_melds(result.table)),
                    value=int(result.value), stats=stats)
 
 
