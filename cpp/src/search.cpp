@@ -91,6 +91,27 @@ inline uint64_t pack(uint8_t* d, int n) {
   for (int i = 0; i < n; ++i) s |= static_cast<uint64_t>(d[i]) << (8 * i);
   return s;
 }
+// What a colour's runs need ahead, for the joker lookahead (Programme::joker_deficit), packed in bytes: runs
+// that cannot end at the last number, runs that cannot end sooner, runs short of two or more slots, and
+// runs led by a free joker among the others (they need the slot two ahead too unless the number is the
+// last but one).
+inline uint32_t needs_of(uint64_t s, const Mode& m) {
+  uint32_t end = 0, now = 0, two = 0, lead = 0;
+  for (int j = 0; j < 8; ++j) {
+    const uint8_t d = static_cast<uint8_t>(s >> (8 * j));
+    if (d == 0) break;
+    end += closable_end(d, m) ? 0 : 1;
+    now += closable(d, m) ? 0 : 1;
+    if (m.L - d_len(d) >= 2) {
+      ++two;
+    } else if (d_lead(d)) {
+      ++lead;
+    }
+    if (d_lead(d)) lead |= 16;
+  }
+  return end | now << 8 | two << 16 | lead << 24;
+}
+
 // Returns a colour's runs with every descriptor settled.
 inline uint64_t settle_word(uint64_t s, const Mode& m) {
   uint8_t d[16];
@@ -104,6 +125,7 @@ inline uint64_t settle_word(uint64_t s, const Mode& m) {
 struct Trans {
   uint64_t next;
   uint64_t actions;
+  uint32_t needs;  // needs_of(next), for the joker lookahead
 };
 using TransList = std::vector<Trans>;
 
@@ -187,7 +209,7 @@ std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots
     }
     uint64_t a = 0;
     for (int j = 0; j < k; ++j) a |= static_cast<uint64_t>(act[j]) << (3 * j);
-    out.push_back(Trans{ns, a});
+    out.push_back(Trans{ns, a, needs_of(ns, m)});
   };
   // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
   auto rec = [&](auto&& self, int i) -> void {
@@ -334,6 +356,7 @@ struct Input {
   // position could still add to the score (tiles that fit in no meld at all count nothing).
   uint8_t avail[kMaxColours][kMaxN + 2] = {};
   int64_t suffix[kMaxN * kMaxColours + 1] = {};
+  int vsuffix[kMaxN * kMaxColours + 1] = {};  // the most opening value the rack tiles after each position add
   int64_t wj_max = 0;
   int64_t vj_max = 0;
   bool group_ok[kMaxN] = {};
@@ -401,9 +424,12 @@ void prepare(Input& in) {
     }
   }
   in.suffix[N * C] = 0;
+  in.vsuffix[N * C] = 0;
   for (int pos = N * C - 1; pos >= 0; --pos) {
     const int n = pos / C + 1, c = pos % C;
-    in.suffix[pos] = in.suffix[pos + 1] + (in.rr[c][n] > 0 && fits(c, n) ? in.rr[c][n] * in.w_rr[n] : 0);
+    const bool fit = in.rr[c][n] > 0 && fits(c, n);
+    in.suffix[pos] = in.suffix[pos + 1] + (fit ? in.rr[c][n] * in.w_rr[n] : 0);
+    in.vsuffix[pos] = in.vsuffix[pos + 1] + (fit ? in.rr[c][n] * n : 0);
   }
   in.wj_max = 0;
   in.vj_max = 0;
@@ -444,6 +470,7 @@ struct Node {
   uint32_t info;         // colour step: b, ga, gv, gb, yR, yT (4 bits each); group step: gR, gT
   uint32_t trans;        // colour step: how the runs moved (index into the transition pool)
   bool dead;             // dominated by another node of its layer: not expanded
+  uint8_t deficit[kMaxColours];  // each colour's joker_deficit as of its last colour step (depends on s alone)
 };
 
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
@@ -625,7 +652,7 @@ class Programme {
     const size_t depth = static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1));
     layers_.resize(depth + 1);
     layers_[0].reset(1);
-    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false});
+    layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false, {}});
     return depth;
   }
   static std::vector<std::vector<Layer>>& free_layers() {
@@ -656,15 +683,21 @@ class Programme {
   int64_t joker_gain(int yr, int yv, int n) const {
     return in_.labels ? yr * in_.c_j + yv * in_.v_j[n] : yr * in_.w_rj[n];
   }
+  // Returns true when an opening value v, with the rack tiles from sweep position pos on and jr_left rack
+  // jokers still to come, can still reach the threshold. (The value is kept capped at the threshold: past
+  // it, states that differ only in the value merge.)
+  bool opening_reachable(int v, int pos, int jr_left) const {
+    return v + in_.vsuffix[pos] + jr_left * in_.p.numbers >= in_.threshold;
+  }
   // Returns the most the jokers can still add: rack jokers left, and value labels left.
   int64_t joker_bound(int jr_left, int jv_used) const {
     return in_.labels ? jr_left * in_.c_j + (in_.jr - jv_used) * in_.vj_max : jr_left * in_.wj_max;
   }
   // Marks the nodes of a layer that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
-  // Returns the fewest jokers the runs of colour c, open at number n, still need to be finished (slots
-  // ahead without a tile); a large number when they cannot be finished at all.
-  int joker_deficit(uint64_t cs, int c, int n) const;
+  // Returns the fewest jokers the runs of colour c (summarised by needs_of), open at number n, still need
+  // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.
+  int joker_deficit(uint32_t needs, int c, int n) const;
 
   const Input& in_;
   SearchStats* stats_;
@@ -675,28 +708,18 @@ class Programme {
   size_t last_ = 0;
 };
 
-int Programme::joker_deficit(uint64_t cs, int c, int n) const {
-  constexpr int kNever = 1 << 10;
-  uint8_t d[8];
-  const int k = unpack(cs, d);
+int Programme::joker_deficit(uint32_t needs, int c, int n) const {
+  constexpr int kNever = 255;
   const int N = in_.p.numbers;
-  int need1 = 0, need2 = 0;  // runs that must go on at n + 1, and at n + 2
-  bool lead = false;
-  for (int j = 0; j < k; ++j) {
-    if (n == N) {
-      need1 += closable_end(d[j], in_.mode) ? 0 : 1;
-      continue;
-    }
-    lead |= d_lead(d[j]);
-    need1 += closable(d[j], in_.mode) ? 0 : 1;
-    need2 += (in_.mode.L - d_len(d[j]) >= 2 || (d_lead(d[j]) && n + 2 <= N)) ? 1 : 0;
-  }
-  if ((need1 > 0 && n + 1 > N) || (need2 > 0 && n + 2 > N)) return kNever;
+  if (n == N) return (needs & 0xFF) != 0 ? kNever : 0;
+  const int need1 = (needs >> 8) & 0xFF;
+  const int need2 = ((needs >> 16) & 0xFF) + (n + 2 <= N ? (needs >> 24) & 0xF : 0);
+  if (need2 > 0 && n + 2 > N) return kNever;
   // Slots at n + 1 and at n + 2 without a tile each take their own joker.
   const int near = std::max(0, need1 - (need1 > 0 ? in_.avail[c][n + 1] : 0)) +
                    std::max(0, need2 - (need2 > 0 ? in_.avail[c][n + 2] : 0));
   // A lead run goes on to the last number: jokers must fill every number left without a tile.
-  return lead ? std::max<int>(near, in_.gaps_after[c][n]) : near;
+  return (needs >> 28) & 1 ? std::max<int>(near, in_.gaps_after[c][n]) : near;
 }
 
 void Programme::settle_others(State& s, int c) const {
@@ -731,9 +754,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     const uint64_t g = x.s.misc & kGroupBits;
     // The jokers the other colours' runs need for certain: every colour's needs take distinct jokers.
     int deficit_others = 0;
-    for (int y = 0; y < C; ++y) {
-      if (y != c) deficit_others += joker_deficit(x.s.cs[y], y, y < c ? n : n - 1);
-    }
+    for (int y = 0; y < C; ++y) deficit_others += y != c ? x.deficit[y] : 0;
     // Tiles promised to groups need enough company: at least `need` members for each of max-per-colour
     // groups. The colours before c are fixed for this node.
     int members_before = 0, most_before = 0;
@@ -753,6 +774,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
           for (int yv = in_.labels ? 0 : yr; yv <= (in_.labels ? std::min(yr + yt, in_.jr - jvu) : yr); ++yv) {
             const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
             if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
+            if (!opening_reachable(val + n * (b + yr), pos + 1, jr_left - yr)) continue;
             // Once the last retrieved joker is placed, every colour's runs are settled.
             choices[nchoices++] = JokerChoice{yr, yt, yv, jr_left - yr + jt_left - yt, score,
                                               in_.mode.track_p && jt_left == yt};
@@ -777,14 +799,17 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
               const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.yr, ch.yt};
               const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode, ch.settled);
               if (tcount == 0) continue;
-              const int nv = in_.threshold > 0 ? val + n * (b + ch.yr) : 0;
+              const int nv = std::min(in_.threshold, val + n * (b + ch.yr));
               const uint64_t misc = with_counts(g2, jru + ch.yr, jtu + ch.yt, nv, jvu + ch.yv);
               const uint32_t info =
                   static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.yr << 16 | ch.yt << 20);
               for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
                 const Trans& t = g_trans.pool[ti];
-                if (deficit_others + group_deficit + joker_deficit(t.next, c, n) > ch.jokers_left) continue;
-                Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false};
+                const int deficit = joker_deficit(t.needs, c, n);
+                if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
+                Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false, {}};
+                std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
+                y.deficit[c] = static_cast<uint8_t>(deficit);
                 y.s.cs[c] = t.next;
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
                 y.s.mask = mask;
@@ -808,7 +833,11 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     const uint64_t g = x.s.misc & kGroupBits;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     if (g == 0) {
-      Node y{x.s, x.score, static_cast<int32_t>(idx), 0, 0, false};
+      Node y = x;
+      y.parent = static_cast<int32_t>(idx);
+      y.info = 0;
+      y.trans = 0;
+      y.dead = false;
       to.offer(y);
       continue;
     }
@@ -818,9 +847,15 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
           if (stats_ != nullptr) ++stats_->transitions;
           const int64_t score = x.score + joker_gain(gr, gv, n);
           if (score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv) < floor_) continue;
+          if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
           if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
-          Node y{x.s, score, static_cast<int32_t>(idx), static_cast<uint32_t>(gr | gt << 4), 0, false};
-          y.s.misc = with_counts(0, jru + gr, jtu + gt, in_.threshold > 0 ? val + n * gr : 0, jvu + gv);
+          Node y = x;
+          y.score = score;
+          y.parent = static_cast<int32_t>(idx);
+          y.info = static_cast<uint32_t>(gr | gt << 4);
+          y.trans = 0;
+          y.dead = false;
+          y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
           if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
           to.offer(y);
         }
