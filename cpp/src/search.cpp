@@ -172,10 +172,11 @@ void trim_memo() {
 // Dominated moves are left out: ending a run while a new run starts in the same colour is never better
 // than continuing the old run with that slot (the longer run, holding at least as many rack tiles, can
 // do all the new one can). Returns the pool index of the first record and the count.
-std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots], const Mode& m, bool settled) {
+std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, const int slots[kSlots], const Mode& m,
+                                          bool settled) {
   uint32_t rest = m.id() << 16 | static_cast<uint32_t>(settled) << 25;
   for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
-  TransCache::Entry* hit = g_trans.find(state, rest);
+  TransCache::Entry* hit = memo.find(state, rest);
   if (hit->rest != 0) return {hit->begin, hit->count};
   TransList out;
   uint8_t old[8];
@@ -232,11 +233,11 @@ std::pair<uint32_t, uint32_t> transitions(uint64_t state, const int slots[kSlots
     act[i] = 0;
   };
   rec(rec, 0);
-  if ((g_trans.used + 1) * 2 > g_trans.table.size()) g_trans.grow();
-  TransCache::Entry* e = g_trans.find(state, rest);
-  *e = TransCache::Entry{state, rest, static_cast<uint32_t>(g_trans.pool.size()), static_cast<uint32_t>(out.size())};
-  ++g_trans.used;
-  g_trans.pool.insert(g_trans.pool.end(), out.begin(), out.end());
+  if ((memo.used + 1) * 2 > memo.table.size()) memo.grow();
+  TransCache::Entry* e = memo.find(state, rest);
+  *e = TransCache::Entry{state, rest, static_cast<uint32_t>(memo.pool.size()), static_cast<uint32_t>(out.size())};
+  ++memo.used;
+  memo.pool.insert(memo.pool.end(), out.begin(), out.end());
   return {e->begin, e->count};
 }
 
@@ -561,10 +562,10 @@ class Programme {
       group_step(layers_[li], layers_[li + 1], n);
       held += layers_[li + 1].nodes.size();
       ++li;
-      if (node_limit_ != 0 && held > node_limit_) {
-        exceeded_ = true;
-        layers_[li].nodes.clear();  // no legal end: the caller reports the limit
-        for (size_t k = li + 1; k < layers_.size(); ++k) layers_[k].reset(0);
+      exceeded_ = node_limit_ != 0 && held > node_limit_;
+      if (exceeded_ || layers_[li].nodes.empty()) {
+        // No legal end (past the limit, the caller reports it; an empty layer has no successors).
+        layers_.back().nodes.clear();
         li = layers_.size() - 1;
         break;
       }
@@ -745,6 +746,12 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
     bool settled;
   };
   JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
+  TransCache& memo = g_trans;  // one thread-local lookup (each costs a call in a shared library)
+  // The most members the later colours can add to groups of number n, by the largest group count so far.
+  int members_after[8] = {};
+  for (int most = 0; most < 8; ++most) {
+    for (int y = c + 1; y < C; ++y) members_after[most] += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
+  }
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     if (x.dead) continue;
@@ -788,8 +795,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
             const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
             const int k = ga + gv + gb;
             const int most = std::max(most_before, k);
-            int members = members_before + k;
-            for (int y = c + 1; y < C; ++y) members += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
+            const int members = members_before + k + members_after[std::min(most, 7)];
             const int slots_rest[3] = {a - ga, v - gv, b - gb};
             // Jokers the promised groups need for certain (their slots are distinct from the runs').
             const int group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
@@ -797,14 +803,14 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
               const JokerChoice& ch = choices[ci];
               if (deficit_others + group_deficit > ch.jokers_left) continue;
               const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.yr, ch.yt};
-              const auto [tbegin, tcount] = transitions(x.s.cs[c], slots, in_.mode, ch.settled);
+              const auto [tbegin, tcount] = transitions(memo, x.s.cs[c], slots, in_.mode, ch.settled);
               if (tcount == 0) continue;
               const int nv = std::min(in_.threshold, val + n * (b + ch.yr));
               const uint64_t misc = with_counts(g2, jru + ch.yr, jtu + ch.yt, nv, jvu + ch.yv);
               const uint32_t info =
                   static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.yr << 16 | ch.yt << 20);
               for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-                const Trans& t = g_trans.pool[ti];
+                const Trans& t = memo.pool[ti];
                 const int deficit = joker_deficit(t.needs, c, n);
                 if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
                 Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false, {}};
@@ -1332,11 +1338,128 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
 }
 
 namespace {
+// The opening with the table untouched and no joker to place: new melds from the rack alone. A 14-tile rack
+// forms a few dozen melds at most, so a direct branch and bound over them beats the programme: the lowest
+// rack tile left is either left on the rack (every copy of it) or placed in one of the melds it is the lowest
+// tile of (a meld holding a lower tile cannot fit any more). Every set of melds is a legal play once its
+// value reaches the threshold; the first best key found wins (deterministic).
+bool opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& out, SearchStats* stats) {
+  struct Candidate {
+    TileSet tiles;
+    int64_t weight;
+    int value;
+    Meld meld;
+  };
+  const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len, G = group_min(in.p);
+  thread_local std::vector<Candidate> cands;  // kept between calls: no allocation once warm
+  cands.clear();
+  TileSet rack;
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= N; ++n) rack.add(tile_code(c, n), in.rr[c][n]);
+  }
+  for (int c = 0; c < C; ++c) {  // runs: every stretch of L or more consecutive numbers on the rack
+    for (int s = 1; s + L - 1 <= N; ++s) {
+      Candidate k{TileSet{}, 0, 0, Meld{MeldKind::Run, c, s, 0, 0, 0}};
+      for (int n = s; n <= N && in.rr[c][n] > 0; ++n) {
+        k.tiles.add(tile_code(c, n));
+        k.weight += in.w_rr[n];
+        k.value += n;
+        k.meld.length = n - s + 1;
+        if (k.meld.length >= L) cands.push_back(k);
+      }
+    }
+  }
+  if (G <= C) {  // groups: every set of G or more colours of one number
+    for (int n = 1; n <= N; ++n) {
+      uint32_t present = 0;
+      for (int c = 0; c < C; ++c) present |= in.rr[c][n] > 0 ? 1u << c : 0u;
+      for (uint32_t sub = present; sub != 0; sub = (sub - 1) & present) {
+        const int size = __builtin_popcount(sub);
+        if (size < G) continue;
+        Candidate k{TileSet{}, size * in.w_rr[n], size * n, Meld{MeldKind::Group, 0, n, size, 0, sub}};
+        for (int c = 0; c < C; ++c) {
+          if (sub >> c & 1) k.tiles.add(tile_code(c, n));
+        }
+        cands.push_back(k);
+      }
+    }
+  }
+  // By lowest tile, then longer melds first (good plays early make the bound bite).
+  auto lowest = [](const Candidate& k) {
+    int c = 0;
+    while (k.tiles.w[c] == 0) ++c;
+    return c * kMaxNumbers + __builtin_ctzll(k.tiles.w[c]) / 4;
+  };
+  std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
+    const int la = lowest(a), lb = lowest(b);
+    return la != lb ? la < lb : a.meld.length > b.meld.length;
+  });
+  uint16_t first[kCodes + 1];
+  for (int t = 0, i = 0; t <= kCodes; ++t) {
+    while (i < static_cast<int>(cands.size()) && lowest(cands[static_cast<size_t>(i)]) < t) ++i;
+    first[t] = static_cast<uint16_t>(i);
+  }
+  int64_t rest_weight = 0;
+  int rest_value = 0;
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= N; ++n) {
+      rest_weight += in.rr[c][n] * in.w_rr[n];
+      rest_value += in.rr[c][n] * n;
+    }
+  }
+  std::vector<const Candidate*> chosen, best;
+  int64_t best_key = 0;
+  uint64_t nodes = 0, tries = 0;
+  auto rec = [&](auto&& self, const TileSet& left, int64_t key, int value, int64_t left_weight, int left_value) -> void {
+    ++nodes;
+    if (value >= in.threshold && key > best_key) {
+      best_key = key;
+      best = chosen;
+    }
+    if (key + left_weight <= best_key || value + left_value < in.threshold) return;
+    int c = 0;
+    while (c < kMaxColours && left.w[c] == 0) ++c;
+    if (c == kMaxColours) return;
+    const int idx = __builtin_ctzll(left.w[c]) / 4, t = c * kMaxNumbers + idx, n = idx + 1;
+    for (int i = first[t]; i < first[t + 1]; ++i) {
+      const Candidate& k = cands[static_cast<size_t>(i)];
+      ++tries;
+      if (!contains(left, k.tiles)) continue;
+      chosen.push_back(&k);
+      self(self, difference(left, k.tiles), key + k.weight, value + k.value, left_weight - k.weight,
+           left_value - k.value);
+      chosen.pop_back();
+    }
+    const int copies = left.count(t);
+    TileSet without = left;
+    without.remove(t, copies);
+    self(self, without, key, value, left_weight - copies * in.w_rr[n], left_value - copies * n);
+  };
+  rec(rec, rack, 0, 0, rest_weight, rest_value);
+  if (stats != nullptr) {
+    stats->states += nodes;
+    stats->transitions += tries;
+    ++stats->runs;
+  }
+  if (best.empty()) return false;
+  out = PlayResult{};
+  out.table = table;
+  for (const Candidate* k : best) {
+    out.table.push_back(k->meld);
+    out.played = sum(out.played, k->tiles);
+    out.value += k->value;
+  }
+  out.key = best_key;
+  out.tiles = out.played.size();
+  return true;
+}
+
 // Runs every input and keeps the best final node (the first one on ties: deterministic). Each input
 // runs with a floor just under its bound first, then lower floors until a legal end appears: any end
 // found above the floor is optimal, because only nodes that could not reach the floor were dropped.
 bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
              SearchStats* stats, size_t node_limit) {
+  if (untouched && inputs.size() == 1 && inputs[0].jr == 0) return opening_search(inputs[0], table, out, stats);
   bool found = false;
   for (const Input& in : inputs) {
     const int64_t lo = found ? out.key + 1 : 1;
