@@ -644,6 +644,15 @@ class Programme {
   // Returns true when the run stopped at its node limit (its finals are then empty).
   bool exceeded() const { return exceeded_; }
 
+  // Makes this programme a guide: every state is kept (no dominance), and after run(), mark_alive() flags
+  // the states of each layer from which a legal end (rack tile or not) can be reached.
+  void keep_dominated() { keep_dominated_ = true; }
+  void mark_alive();
+  // Returns true when the guide has a legal end at all.
+  bool any_alive() const { return !alive_.empty() && !alive_[0].empty() && alive_[0][0] != 0; }
+  // Prunes this programme's states by a guide's (which must outlive run()).
+  void set_guide(const Programme* guide) { guide_ = guide; }
+
   // Rebuilds the melds of a final node; fills the played tiles and value(P).
   void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const;
 
@@ -676,6 +685,14 @@ class Programme {
     return true;
   }
   void colour_step(const Layer& from, Layer& to, int n, int c);
+  // Returns true unless a guide says that a state of layer li can reach no legal end.
+  bool viable(size_t li, const State& s) const {
+    if (guide_ == nullptr) return true;
+    State bare = s;
+    bare.mask = 0;
+    const int32_t at = guide_->layers_[li].find(bare);
+    return at >= 0 && guide_->alive_[li][static_cast<size_t>(at)] != 0;
+  }
   // Settles the runs of every colour but c (the last retrieved joker has just been placed).
   void settle_others(State& s, int c) const;
   void group_step(const Layer& from, Layer& to, int n);
@@ -707,6 +724,11 @@ class Programme {
   bool exceeded_ = false;
   std::vector<Layer> layers_;
   size_t last_ = 0;
+  // Enumerating plays: a programme of the same input without usage masks, whose layers flag the states
+  // that can still reach a legal end (guide_->alive_); a state whose maskless form cannot is not kept.
+  const Programme* guide_ = nullptr;
+  std::vector<std::vector<uint8_t>> alive_;
+  bool keep_dominated_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
 
 int Programme::joker_deficit(uint32_t needs, int c, int n) const {
@@ -747,6 +769,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   };
   JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
   TransCache& memo = g_trans;  // one thread-local lookup (each costs a call in a shared library)
+  const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   // The most members the later colours can add to groups of number n, by the largest group count so far.
   int members_after[8] = {};
   for (int most = 0; most < 8; ++most) {
@@ -820,7 +843,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
                 y.s.mask = mask;
                 y.s.misc = misc;
-                to.offer(y);
+                if (viable(to_layer, y.s)) to.offer(y);
               }
               if (stats_ != nullptr) stats_->transitions += tcount;
             }
@@ -834,6 +857,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
 
 void Programme::group_step(const Layer& from, Layer& to, int n) {
   to.reset(from.nodes.size());
+  const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     const uint64_t g = x.s.misc & kGroupBits;
@@ -844,7 +868,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
       y.info = 0;
       y.trans = 0;
       y.dead = false;
-      to.offer(y);
+      if (viable(to_layer, y.s)) to.offer(y);
       continue;
     }
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
@@ -863,13 +887,54 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
           y.dead = false;
           y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
           if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
-          to.offer(y);
+          if (viable(to_layer, y.s)) to.offer(y);
         }
       }
     }
   }
   if (stats_ != nullptr) stats_->states += to.nodes.size();
-  prune_dominated(to);
+  if (!keep_dominated_) prune_dominated(to);
+}
+
+void Programme::mark_alive() {
+  const int C = in_.p.colours;
+  alive_.assign(last_ + 1, {});
+  if (exceeded_) return;
+  const Layer& end = layers_[last_];
+  alive_[last_].resize(end.nodes.size());
+  bool any = false;
+  for (size_t i = 0; i < end.nodes.size(); ++i) {
+    alive_[last_][i] = ends_legally(end.nodes[i]) ? 1 : 0;
+    any |= alive_[last_][i] != 0;
+  }
+  if (!any) return;
+  // Backwards: a state is alive when one of its successors is (each state's successors are recomputed,
+  // uncounted).
+  SearchStats* const counting = stats_;
+  stats_ = nullptr;
+  Layer one, kids;
+  for (size_t li = last_; li-- > 0;) {
+    const size_t steps = static_cast<size_t>(C + 1);
+    const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
+    alive_[li].assign(layers_[li].nodes.size(), 0);
+    for (size_t k = 0; k < layers_[li].nodes.size(); ++k) {
+      one.reset(1);
+      one.offer(layers_[li].nodes[k]);
+      if (c < C) {
+        colour_step(one, kids, n, c);
+      } else {
+        group_step(one, kids, n);
+      }
+      for (const Node& y : kids.nodes) {
+        const int32_t at = layers_[li + 1].find(y.s);
+        if (at >= 0 && alive_[li + 1][static_cast<size_t>(at)] != 0) {
+          alive_[li][k] = 1;
+          break;
+        }
+      }
+    }
+  }
+  stats_ = counting;
 }
 
 void Programme::prune_dominated(Layer& layer) const {
@@ -928,52 +993,84 @@ void Programme::prune_dominated(Layer& layer) const {
   }
 }
 
+// A run being rebuilt: its descriptor as the programme saw it, first number, and slots.
 struct RunBuild {
   uint8_t desc;
-  int start;
-  std::vector<int> slots;
+  uint8_t start;
+  uint8_t len;
+  uint8_t slots[kMaxN];
 };
+// A colour's open runs (at most 8: the state packs 8 descriptors).
+struct RunList {
+  RunBuild at[8];
+  int size = 0;
+};
+
+// Returns the groups rebuilt from promised tiles (as groups_feasible fills them), remembered per key: listing
+// plays rebuilds the same few group steps over and over.
+const std::vector<GroupBuild>& group_build(uint64_t g, int gr, int gt, int colours, const Mode& m) {
+  thread_local std::unordered_map<uint64_t, std::vector<GroupBuild>> memo;
+  const uint64_t key = g | static_cast<uint64_t>(gr) << 36 | static_cast<uint64_t>(gt) << 39 |
+                       static_cast<uint64_t>(colours) << 42 | static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 |
+                       static_cast<uint64_t>(m.L) << 48;
+  auto it = memo.find(key);
+  if (it != memo.end()) return it->second;
+  if (memo.size() > (size_t{1} << 14)) memo.clear();  // bounded; the keys seen in practice are few
+  std::vector<GroupBuild> groups;
+  const bool ok = groups_feasible(g, gr, gt, colours, m, &groups);
+  assert(ok);
+  (void)ok;
+  return memo.emplace(key, std::move(groups)).first->second;
+}
 
 void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const {
   // Walk back to collect the node of every layer on the path.
-  std::vector<const Node*> path(last_ + 1);
+  const Node* path[kMaxN * (kMaxColours + 1) + 1];
   size_t i = final_index;
   for (size_t li = last_ + 1; li-- > 0;) {
     path[li] = &layers_[li].nodes[i];
     if (li > 0) i = static_cast<size_t>(path[li]->parent);
   }
   const int N = in_.p.numbers, C = in_.p.colours;
-  std::vector<RunBuild> runs[kMaxColours];
+  RunList runs[kMaxColours];
   value = 0;
   // value(P): P's numbered tiles, plus P's jokers at the highest numbers any free joker stands for.
-  std::vector<int> free_slots;
+  int free_slots[2 * kMaxJokers];
+  int nfree = 0;
   int rack_jokers = 0;
   auto finish_run = [&](int c, const RunBuild& r) {
-    Meld m{MeldKind::Run, c, r.start, static_cast<int>(r.slots.size()), 0, 0};
-    for (size_t k = 0; k < r.slots.size(); ++k) {
-      const int s = r.slots[k];
+    Meld m{MeldKind::Run, c, r.start, r.len, 0, 0};
+    for (int k = 0; k < r.len; ++k) {
+      const int s = r.slots[k], number = r.start + k;
       if (!slot_real(s)) m.joker_slots |= 1u << k;
-      if (s == kRR) played.add(tile_code(c, r.start + static_cast<int>(k)));
-      if (s == kRJ) played.add(kJoker);
-      if (s == kRR) value += r.start + static_cast<int>(k);
-      if (s == kRJ || s == kTJ) free_slots.push_back(r.start + static_cast<int>(k));
-      if (s == kRJ) ++rack_jokers;
+      if (s == kRR) {
+        played.add(tile_code(c, number));
+        value += number;
+      }
+      if (s == kRJ) {
+        played.add(kJoker);
+        ++rack_jokers;
+      }
+      if (s == kRJ || s == kTJ) free_slots[nfree++] = number;
     }
     melds.push_back(m);
   };
   // Keeps each colour's runs in the order of the state's packed descriptors (descending), settling them
-  // as the programme did once the last retrieved joker was placed.
-  // (A stable insertion sort: at most 8 runs, and no allocation.)
-  auto sort_runs = [&](std::vector<RunBuild>& rs) {
-    for (size_t k = 1; k < rs.size(); ++k) {
-      for (size_t j = k; j > 0 && rs[j - 1].desc < rs[j].desc; --j) std::swap(rs[j - 1], rs[j]);
+  // as the programme did once the last retrieved joker was placed. (A stable insertion sort: at most 8 runs.)
+  auto sort_runs = [&](RunList& rs) {
+    for (int k = 1; k < rs.size; ++k) {
+      for (int j = k; j > 0 && rs.at[j - 1].desc < rs.at[j].desc; --j) std::swap(rs.at[j - 1], rs.at[j]);
     }
   };
   auto settle_runs = [&](const Node& x, int changed) {
-    const bool settled = in_.mode.track_p && st_jt(x.s) == in_.jt;
+    if (!in_.mode.track_p) {
+      if (changed >= 0) sort_runs(runs[changed]);
+      return;
+    }
+    const bool settled = st_jt(x.s) == in_.jt;
     for (int c = 0; c < C; ++c) {
       if (settled) {
-        for (RunBuild& r : runs[c]) r.desc = settle(r.desc, in_.mode);
+        for (int k = 0; k < runs[c].size; ++k) runs[c].at[k].desc = settle(runs[c].at[k].desc, in_.mode);
       }
       if (settled || c == changed) sort_runs(runs[c]);
     }
@@ -985,23 +1082,32 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
       const int yr = (x.info >> 16) & 15, yt = (x.info >> 20) & 15;
       int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, yr, yt};
-      std::vector<RunBuild> next;
-      for (size_t j = 0; j < runs[c].size(); ++j) {
-        const int act = static_cast<int>((g_trans.pool[x.trans].actions >> (3 * j)) & 7);
+      // The runs that go on are compacted to the front in place (their order kept), then new runs follow.
+      RunList& next = runs[c];
+      const uint64_t actions = g_trans.pool[x.trans].actions;
+      const int old_size = next.size;
+      next.size = 0;
+      for (int j = 0; j < old_size; ++j) {
+        const int act = static_cast<int>((actions >> (3 * j)) & 7);
         if (act == 0) {
-          finish_run(c, runs[c][j]);
+          finish_run(c, next.at[j]);
         } else {
-          RunBuild r = runs[c][j];
-          r.slots.push_back(act - 1);
+          RunBuild& r = next.at[next.size++];
+          if (&r != &next.at[j]) r = next.at[j];
+          r.slots[r.len++] = static_cast<uint8_t>(act - 1);
           r.desc = extend(r.desc, act - 1, in_.mode);
           --rem[act - 1];
-          next.push_back(std::move(r));
         }
       }
       for (int s = 0; s < kSlots; ++s) {
-        for (int k = 0; k < rem[s]; ++k) next.push_back(RunBuild{extend(0, s, in_.mode), n, {s}});
+        for (int k = 0; k < rem[s]; ++k) {
+          RunBuild& r = next.at[next.size++];
+          r.desc = extend(0, s, in_.mode);
+          r.start = static_cast<uint8_t>(n);
+          r.len = 1;
+          r.slots[0] = static_cast<uint8_t>(s);
+        }
       }
-      runs[c] = std::move(next);
       settle_runs(x, c);
     }
     // The group step of number n: rebuild the groups from the promised tiles.
@@ -1009,11 +1115,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     const Node& x = *path[li];
     const uint64_t g = prev.s.misc & kGroupBits;
     if (g != 0) {
-      std::vector<GroupBuild> groups;
-      const bool ok = groups_feasible(g, x.info & 15, (x.info >> 4) & 15, C, in_.mode, &groups);
-      assert(ok);
-      (void)ok;
-      for (const GroupBuild& gb : groups) {
+      for (const GroupBuild& gb : group_build(g, x.info & 15, (x.info >> 4) & 15, C, in_.mode)) {
         Meld m{MeldKind::Group, 0, n, static_cast<int>(gb.members.size()) + gb.rj + gb.tj, 0, 0};
         for (const GroupMember& mem : gb.members) {
           if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
@@ -1023,7 +1125,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
           }
         }
         for (int k = 0; k < gb.rj; ++k) played.add(kJoker);
-        for (int k = 0; k < gb.rj + gb.tj; ++k) free_slots.push_back(n);
+        for (int k = 0; k < gb.rj + gb.tj; ++k) free_slots[nfree++] = n;
         rack_jokers += gb.rj;
         melds.push_back(m);
       }
@@ -1032,10 +1134,12 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     ++li;
   }
   for (int c = 0; c < C; ++c) {
-    for (const RunBuild& r : runs[c]) finish_run(c, r);
+    for (int k = 0; k < runs[c].size; ++k) finish_run(c, runs[c].at[k]);
   }
-  std::sort(free_slots.begin(), free_slots.end(), [](int a, int b) { return a > b; });
-  for (int k = 0; k < rack_jokers && k < static_cast<int>(free_slots.size()); ++k) value += free_slots[static_cast<size_t>(k)];
+  for (int k = 1; k < nfree; ++k) {  // descending (a handful of jokers)
+    for (int j = k; j > 0 && free_slots[j - 1] < free_slots[j]; --j) std::swap(free_slots[j - 1], free_slots[j]);
+  }
+  for (int k = 0; k < rack_jokers && k < nfree; ++k) value += free_slots[k];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1531,20 +1635,34 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   progs.reserve(inputs.size());
   size_t held = 0;
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
-    progs.emplace_back(inputs[ii], stats, INT64_MIN, node_limit == 0 ? 0 : node_limit - std::min(held, node_limit - 1));
+    const size_t limit = node_limit == 0 ? 0 : node_limit - std::min(held, node_limit - 1);
+    // The same programme without usage masks first: it finds the states that lead to a legal end at all, and
+    // the programme with masks (many times larger) keeps only those.
+    Input bare = inputs[ii];
+    bare.usage = false;
+    bare.require_play = false;
+    Programme guide(bare, stats, INT64_MIN, limit);
+    guide.keep_dominated();
+    guide.run();
+    if (guide.exceeded()) return PlaysStatus::TooMany;
+    guide.mark_alive();
+    if (!guide.any_alive()) continue;
+    progs.emplace_back(inputs[ii], stats, INT64_MIN, limit);
     Programme& prog = progs.back();
+    prog.set_guide(&guide);
     prog.run();
+    prog.set_guide(nullptr);
     if (prog.exceeded()) return PlaysStatus::TooMany;
     if (stats != nullptr) held = static_cast<size_t>(stats->states);
     for (size_t f : prog.finals()) {
       const Node& x = prog.final_node(f);
       const int jr = st_jr(x.s);
       const uint64_t key = x.s.mask * 8 + static_cast<uint64_t>(jr);
-      auto [it, fresh] = by_mask.try_emplace(key, jr, Best{x.score, ii, f});
+      auto [it, fresh] = by_mask.try_emplace(key, jr, Best{x.score, progs.size() - 1, f});
       if (fresh) {
         order.emplace_back(x.s.mask, jr);
       } else if (x.score > it->second.second.score) {
-        it->second.second = Best{x.score, ii, f};
+        it->second.second = Best{x.score, progs.size() - 1, f};
       }
     }
   }
