@@ -3,8 +3,14 @@
 // server or an arena can then search in several threads at once.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <pybind11/typing.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "register.h"
@@ -47,6 +53,14 @@ TileSet table_tiles(const std::vector<Meld>& table) {
   return all;
 }
 
+// The shapes of the results, spelled out for the generated stub (_core.pyi).
+using Codes = py::typing::Tuple<py::int_, py::ellipsis>;  // meld codes, one per meld
+using Counters = py::typing::Tuple<py::int_, py::int_, py::int_>;  // states, transitions, runs
+using PlayTuple = py::typing::Tuple<TileSet, Codes, py::int_>;  // played tiles, new table, value
+
+// The work counters as a (states, transitions, runs) tuple.
+Counters stats_tuple(const SearchStats& s) { return Counters(py::make_tuple(s.states, s.transitions, s.runs)); }
+
 py::dict stats_dict(const SearchStats& s) {
   py::dict d;
   d["states"] = s.states;
@@ -54,6 +68,126 @@ py::dict stats_dict(const SearchStats& s) {
   d["runs"] = s.runs;
   return d;
 }
+
+// A meld as one small int, so that a search result crosses into Python as a tuple of ints instead of a
+// list of wrapped Meld objects (the Python side keeps one shared Meld per code). Fields, low bit first:
+// joker_slots (16 bits), colours (4), length (5), number (5), colour (2), kind (1): at most 33 bits.
+static_assert(kMaxNumbers <= 16 && kMaxColours <= 4, "meld codes hold 16 slots and 4 colours");
+constexpr int kCodeColours = 16, kCodeLength = 20, kCodeNumber = 25, kCodeColour = 30, kCodeKind = 32;
+
+int64_t meld_code(const Meld& m) {
+  const uint64_t code = static_cast<uint64_t>(m.joker_slots) | static_cast<uint64_t>(m.colours) << kCodeColours |
+                        static_cast<uint64_t>(m.length) << kCodeLength |
+                        static_cast<uint64_t>(m.number) << kCodeNumber | static_cast<uint64_t>(m.colour) << kCodeColour |
+                        static_cast<uint64_t>(m.kind == MeldKind::Group) << kCodeKind;
+  return static_cast<int64_t>(code);
+}
+
+Meld meld_of_code(int64_t code) {
+  const uint64_t c = static_cast<uint64_t>(code);
+  if (code < 0 || c >> (kCodeKind + 1) != 0) {
+    throw py::value_error("meld code " + std::to_string(code) + " out of range");
+  }
+  Meld m;
+  m.joker_slots = static_cast<uint32_t>(c & 0xFFFF);
+  m.colours = static_cast<uint32_t>(c >> kCodeColours & 0xF);
+  m.length = static_cast<int>(c >> kCodeLength & 0x1F);
+  m.number = static_cast<int>(c >> kCodeNumber & 0x1F);
+  m.colour = static_cast<int>(c >> kCodeColour & 0x3);
+  m.kind = (c >> kCodeKind & 1) != 0 ? MeldKind::Group : MeldKind::Run;
+  return m;
+}
+
+// Whether the meld's fields fit their code fields (an engine meld always does; checked so that a code
+// never stands for a different meld).
+bool codable(const Meld& m) {
+  return m.joker_slots <= 0xFFFF && m.colours <= 0xF && m.length >= 0 && m.length <= 0x1F && m.number >= 0 &&
+         m.number <= 0x1F && m.colour >= 0 && m.colour <= 0x3;
+}
+
+// The melds of a table as a tuple of meld codes (built with the C API: this runs once per play).
+Codes meld_codes(const std::vector<Meld>& table) {
+  Codes out(table.size());
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (!codable(table[i])) throw std::runtime_error("a meld of the search does not fit a meld code");
+    PyObject* v = PyLong_FromLongLong(meld_code(table[i]));
+    if (v == nullptr) throw py::error_already_set();
+    PyTuple_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), v);
+  }
+  return out;
+}
+
+// The melds of meld codes (a table given to the search).
+std::vector<Meld> melds_of_codes(const std::vector<int64_t>& codes) {
+  std::vector<Meld> out;
+  out.reserve(codes.size());
+  for (int64_t c : codes) out.push_back(meld_of_code(c));
+  return out;
+}
+
+// A play as (played tiles, meld codes of the new table, value).
+PlayTuple play_tuple(const PlayResult& r) { return PlayTuple(py::make_tuple(r.played, meld_codes(r.table), r.value)); }
+
+struct TileSetHash {
+  size_t operator()(const TileSet& s) const {
+    uint64_t h = 1469598103934665603ULL;
+    for (uint64_t x : s.w) h = (h ^ x) * 1099511628211ULL;
+    h = (h ^ static_cast<uint64_t>(s.jokers)) * 1099511628211ULL;
+    return static_cast<size_t>(h);
+  }
+};
+
+// The result of all_plays, kept in C++: Python asks for the count, one play, or the index of a tile set
+// without a Python object per play being built up front.
+class PlayList {
+ public:
+  explicit PlayList(std::vector<PlayResult> plays) : plays_(std::move(plays)) {}
+
+  py::ssize_t size() const { return static_cast<py::ssize_t>(plays_.size()); }
+
+  const PlayResult& at(py::ssize_t i) const {
+    if (i < 0) i += size();
+    if (i < 0 || i >= size()) throw py::index_error("play index out of range");
+    return plays_[static_cast<size_t>(i)];
+  }
+
+  // The index of the play placing exactly `tiles`, or -1 (the lookup table is built on first use).
+  py::ssize_t index(const TileSet& tiles) {
+    if (plays_.size() <= 8) {
+      for (size_t i = 0; i < plays_.size(); ++i) {
+        if (plays_[i].played == tiles) return static_cast<py::ssize_t>(i);
+      }
+      return -1;
+    }
+    if (by_played_.empty()) {
+      by_played_.reserve(plays_.size());
+      for (size_t i = 0; i < plays_.size(); ++i) by_played_.emplace(plays_[i].played, i);
+    }
+    auto it = by_played_.find(tiles);
+    return it == by_played_.end() ? -1 : static_cast<py::ssize_t>(it->second);
+  }
+
+  // Plays start..stop-1 (clipped to the list) as play tuples: iteration fetches a chunk per call.
+  py::typing::List<PlayTuple> slice(py::ssize_t start, py::ssize_t stop) const {
+    start = std::max<py::ssize_t>(0, std::min(start, size()));
+    stop = std::max(start, std::min(stop, size()));
+    py::typing::List<PlayTuple> out(static_cast<size_t>(stop - start));
+    for (py::ssize_t i = start; i < stop; ++i) {
+      out[static_cast<size_t>(i - start)] = play_tuple(plays_[static_cast<size_t>(i)]);
+    }
+    return out;
+  }
+
+  py::typing::List<TileSet> played() const {
+    py::typing::List<TileSet> out(plays_.size());
+    for (size_t i = 0; i < plays_.size(); ++i) out[i] = py::cast(plays_[i].played);
+    return out;
+  }
+
+ private:
+  std::vector<PlayResult> plays_;
+  std::unordered_map<TileSet, size_t, TileSetHash> by_played_;
+};
 
 // Raises ValueError when a search stopped at its node limit (its answer is unknown, not "no play").
 void require_within_limit(const SearchStats& s, size_t node_limit) {
@@ -86,16 +220,26 @@ void register_search(py::module_& m) {
            py::arg("params"), py::arg("opening_threshold"), py::arg("joker_in_opening"),
            py::arg("extend_after_opening"), py::arg("policy"), py::arg("joker_penalty"));
 
-  py::class_<PlayResult>(m, "PlayResult", "One legal play: the rack tiles placed and the whole new table.")
-      .def_readonly("played", &PlayResult::played)
-      .def_readonly("table", &PlayResult::table)
-      .def_readonly("key", &PlayResult::key)
-      .def_readonly("tiles", &PlayResult::tiles)
-      .def_readonly("value", &PlayResult::value);
+  py::class_<PlayList>(m, "PlayList",
+                       "Every legal play of a position, kept in the core: a play is read by index as (played "
+                       "tiles, meld codes of the new table, value).")
+      .def("__len__", &PlayList::size)
+      .def("play", [](const PlayList& l, py::ssize_t i) { return play_tuple(l.at(i)); }, py::arg("index"),
+           "Play number `index` as (played tiles, meld codes of the new table, value).")
+      .def("slice", &PlayList::slice, py::arg("start"), py::arg("stop"),
+           "Plays start..stop-1 (clipped to the list) as play tuples.")
+      .def("index", &PlayList::index, py::arg("tiles"), "The index of the play placing exactly `tiles`, or -1.")
+      .def("played", &PlayList::played, "The played tiles of every play, in order.");
+
+  m.def("meld_code", [](const Meld& x) {
+        if (!codable(x)) throw py::value_error("the meld's fields do not fit a meld code");
+        return meld_code(x);
+      }, py::arg("meld"), "The meld as the int code the search results use.");
+  m.def("meld_of_code", &meld_of_code, py::arg("code"), "The meld of a code from meld_code or a search result.");
 
   m.def(
       "arrange",
-      [](const TileSet& tiles, const Params& p) {
+      [](const TileSet& tiles, const Params& p) -> py::typing::Tuple<py::typing::Optional<Codes>, Counters> {
         require_supported(p);
         require_fits(tiles, p, "the tiles");
         std::vector<Meld> out;
@@ -105,15 +249,17 @@ void register_search(py::module_& m) {
           py::gil_scoped_release release;
           ok = arrange(tiles, p, out, &stats);
         }
-        return py::make_tuple(ok ? py::cast(out) : py::none(), stats_dict(stats));
+        return py::make_tuple(ok ? py::object(meld_codes(out)) : py::none(), stats_tuple(stats));
       },
       py::arg("tiles"), py::arg("params"),
-      "Partitions every tile into valid melds: (melds or None, work counters).");
+      "Partitions every tile into valid melds: (meld codes or None, (states, transitions, runs)).");
 
   m.def(
       "solve",
-      [](const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-         Objective objective, size_t node_limit) {
+      [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
+         Objective objective, size_t node_limit)
+          -> py::typing::Tuple<py::typing::Optional<TileSet>, Codes, py::int_, py::int_, py::int_, py::int_> {
+        const std::vector<Meld> table = melds_of_codes(table_codes);
         require_table(table, rules.p);
         require_position(table_tiles(table), rack, rules.p);
         PlayResult out;
@@ -124,16 +270,20 @@ void register_search(py::module_& m) {
           ok = solve(table, rack, rules, opened, objective, out, &stats, node_limit);
         }
         require_within_limit(stats, node_limit);
-        return py::make_tuple(ok ? py::cast(out) : py::none(), stats_dict(stats));
+        const py::object played = ok ? py::cast(out.played) : py::none();
+        return py::make_tuple(played, ok ? meld_codes(out.table) : py::tuple(), ok ? out.value : 0, stats.states,
+                              stats.transitions, stats.runs);
       },
       py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"), py::arg("objective"),
       py::arg("node_limit") = 0,
-      "The best legal play: (PlayResult or None, work counters).");
+      "The best legal play onto a table given as meld codes: (played tiles or None, meld codes of the new "
+      "table, value, states, transitions, runs).");
 
   m.def(
       "all_plays",
-      [](const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-         size_t node_limit) {
+      [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
+         size_t node_limit) -> py::typing::Tuple<PlayList, Counters> {
+        const std::vector<Meld> table = melds_of_codes(table_codes);
         require_table(table, rules.p);
         require_position(table_tiles(table), rack, rules.p);
         std::vector<PlayResult> out;
@@ -149,10 +299,11 @@ void register_search(py::module_& m) {
                                 std::to_string(node_limit) + " search states");
         }
         if (status != PlaysStatus::Ok) throw py::value_error("the position does not fit the rule set");
-        return py::make_tuple(out, stats_dict(stats));
+        return py::make_tuple(PlayList(std::move(out)), stats_tuple(stats));
       },
       py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"), py::arg("node_limit") = 0,
-      "Every distinct legal play, best first: (list of PlayResult, work counters).");
+      "Every distinct legal play onto a table given as meld codes, best first: (PlayList, (states, "
+      "transitions, runs)).");
 
   m.def(
       "solve_batch",

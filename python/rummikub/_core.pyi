@@ -8,7 +8,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayResult', 'SearchRules', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'make_meld', 'read_meld', 'solve', 'solve_batch']
+__all__: list[str] = ['JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'SearchRules', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -261,32 +261,35 @@ class SearchRules:
     """
     def __init__(self, params: Params, opening_threshold: typing.SupportsInt | typing.SupportsIndex, joker_in_opening: bool, extend_after_opening: bool, policy: JokerPolicy, joker_penalty: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
-class PlayResult:
+class PlayList:
     """
-    One legal play: the rack tiles placed and the whole new table.
+    Every legal play of a position, kept in the core: a play is read by index as (played tiles, meld codes of the new table, value).
     """
-    @property
-    def key(self) -> int:
+    def __len__(self) -> int:
         ...
-    @property
-    def played(self) -> TileSet:
-        ...
-    @property
-    def table(self) -> list[Meld]:
-        ...
-    @property
-    def tiles(self) -> int:
-        ...
-    @property
-    def value(self) -> int:
-        ...
-def all_plays(table: collections.abc.Sequence[Meld], rack: TileSet, rules: SearchRules, opened: bool, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[list[PlayResult], dict]:
+    def index(self, tiles: TileSet) -> int:
+        """
+        The index of the play placing exactly `tiles`, or -1.
+        """
+    def play(self, index: typing.SupportsInt | typing.SupportsIndex) -> tuple[TileSet, tuple[int, ...], int]:
+        """
+        Play number `index` as (played tiles, meld codes of the new table, value).
+        """
+    def played(self) -> list[TileSet]:
+        """
+        The played tiles of every play, in order.
+        """
+    def slice(self, start: typing.SupportsInt | typing.SupportsIndex, stop: typing.SupportsInt | typing.SupportsIndex) -> list[tuple[TileSet, tuple[int, ...], int]]:
+        """
+        Plays start..stop-1 (clipped to the list) as play tuples.
+        """
+def all_plays(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[PlayList, tuple[int, int, int]]:
     """
-    Every distinct legal play, best first: (list of PlayResult, work counters).
+    Every distinct legal play onto a table given as meld codes, best first: (PlayList, (states, transitions, runs)).
     """
-def arrange(tiles: TileSet, params: Params) -> tuple[typing.Any, dict]:
+def arrange(tiles: TileSet, params: Params) -> tuple[tuple[int, ...] | None, tuple[int, int, int]]:
     """
-    Partitions every tile into valid melds: (melds or None, work counters).
+    Partitions every tile into valid melds: (meld codes or None, (states, transitions, runs)).
     """
 def best_meld_value(tiles: TileSet, params: Params) -> int:
     """
@@ -296,13 +299,21 @@ def make_meld(kind: MeldKind, colour: typing.SupportsInt | typing.SupportsIndex,
     """
     Builds a meld from its fields; ValueError says why it is not one.
     """
+def meld_code(meld: Meld) -> int:
+    """
+    The meld as the int code the search results use.
+    """
+def meld_of_code(code: typing.SupportsInt | typing.SupportsIndex) -> Meld:
+    """
+    The meld of a code from meld_code or a search result.
+    """
 def read_meld(codes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], params: Params) -> Meld:
     """
     Reads tile codes in order as a meld (jokers positional where the order allows); ValueError says why not.
     """
-def solve(table: collections.abc.Sequence[Meld], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[typing.Any, dict]:
+def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[TileSet | None, tuple[int, ...], int, int, int, int]:
     """
-    The best legal play: (PlayResult or None, work counters).
+    The best legal play onto a table given as meld codes: (played tiles or None, meld codes of the new table, value, states, transitions, runs).
     """
 def solve_batch(tables: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], racks: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], rules: SearchRules, opened: typing.Annotated[numpy.typing.ArrayLike, numpy.bool], objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """

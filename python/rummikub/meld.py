@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import itemgetter
 from typing import Any, Union, overload
 
 from . import _core
@@ -290,7 +291,7 @@ class _MeldInfo:
     """What a meld's key determines (tiles, jokers' meanings, value, text), computed once per distinct key and
     shared by every :class:`Meld` with that key. Internal and never mutated after construction."""
 
-    __slots__ = ("tiles", "codes", "stands_for", "candidates", "value", "jokers", "tileset", "text")
+    __slots__ = ("tiles", "codes", "stands_for", "candidates", "value", "jokers", "tileset", "text", "code")
 
     def __init__(self, key: tuple[int, int, int, int, int, int], core: _core.Meld) -> None:
         kind, colour, number, length, joker_slots, colours = key
@@ -310,6 +311,7 @@ class _MeldInfo:
         self.value = int(core.value())
         self.jokers = int(core.jokers())
         self.tileset = TileSet._wrap(core.tiles())
+        self.code: int = _core.meld_code(core)  # the int the search takes and returns for this meld
         if kind != 0 and self.jokers and length - self.jokers == 1:
             # "K7 J J" would read back as the run K7 K8 K9: the group shorthand keeps it a group.
             self.text = f"{Colour(colours.bit_length() - 1).letter}{'J' * self.jokers}{number}"
@@ -320,6 +322,30 @@ class _MeldInfo:
 _INFOS: dict[tuple[int, ...], _MeldInfo] = {}
 _WRAPPED: dict[tuple[int, ...], Meld] = {}  # Meld._wrap's melds by key (immutable, so shared)
 _MAX_INFOS = 1 << 14  # distinct melds remembered (a few thousand exist under the standard rules)
+_BY_CODE: dict[int, Meld] = {}  # the same shared melds by the int code the search results carry
+_of_code = _BY_CODE.__getitem__
+
+
+def _melds_of_codes(codes: tuple[int, ...]) -> tuple[Meld, ...]:
+    """The Meld objects of the search's meld codes (``_core.meld_code``), one shared Meld per code: a search
+    result crosses from the core as a tuple of ints, and a known meld costs one dict lookup here."""
+    try:
+        if len(codes) > 1:  # itemgetter looks every code up in C (it returns a bare item for one code)
+            found: tuple[Meld, ...] = itemgetter(*codes)(_BY_CODE)
+            return found
+        return tuple(map(_of_code, codes))
+    except KeyError:
+        pass
+    out = []
+    for code in codes:
+        meld = _BY_CODE.get(code)
+        if meld is None:
+            meld = Meld._wrap(_core.meld_of_code(code))
+            if len(_BY_CODE) >= _MAX_INFOS:
+                _BY_CODE.clear()
+            _BY_CODE[code] = meld
+        out.append(meld)
+    return tuple(out)
 
 
 def _new_info(key: tuple[int, int, int, int, int, int], core: _core.Meld) -> _MeldInfo:
@@ -349,10 +375,11 @@ class Table(Sequence[Meld]):
     True
     """
 
-    __slots__ = ("_melds", "_tileset", "_jokers")
+    __slots__ = ("_melds", "_tileset", "_jokers", "_codes")
     _melds: tuple[Meld, ...]
     _tileset: TileSet | None
     _jokers: tuple[tuple[int, frozenset[Tile]], ...] | None
+    _codes: tuple[int, ...] | None  # the melds' search codes, computed once (see _table_codes)
 
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
         if isinstance(melds, str):
@@ -364,6 +391,7 @@ class Table(Sequence[Meld]):
         _set_melds(self, items)
         _set_tileset(self, None)
         _set_jokers(self, None)
+        _set_codes(self, None)
 
     @classmethod
     def _wrap(cls, melds: tuple[Meld, ...]) -> Table:
@@ -372,6 +400,7 @@ class Table(Sequence[Meld]):
         _set_melds(out, melds)
         _set_tileset(out, None)
         _set_jokers(out, None)
+        _set_codes(out, None)
         return out
 
     @classmethod
@@ -475,3 +504,14 @@ class Table(Sequence[Meld]):
 _set_melds = _slot_setter(Table, "_melds")
 _set_tileset = _slot_setter(Table, "_tileset")
 _set_jokers = _slot_setter(Table, "_jokers")
+_set_codes = _slot_setter(Table, "_codes")
+
+
+def _table_codes(table: Table) -> tuple[int, ...]:
+    """The search codes of the table's melds (what ``_core.solve`` takes), computed once per table: the table
+    a search returns already knows them, so a game passes each new table to the next search for free."""
+    codes = table._codes
+    if codes is None:
+        codes = tuple([m._info.code for m in table._melds])
+        _set_codes(table, codes)
+    return codes

@@ -24,8 +24,11 @@ import numpy.typing as npt
 
 from . import _core
 from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
-from ._frozen import frozen
-from .meld import _WRAPPED, Meld, Table
+from .meld import Table, _melds_of_codes, _slot_setter, _table_codes
+from .meld import _set_codes as _set_table_codes
+from .meld import _set_jokers as _set_table_jokers
+from .meld import _set_melds as _set_table_melds
+from .meld import _set_tileset as _set_table_tileset
 from .rules import RuleSet
 from .tiles import TileSet
 
@@ -40,6 +43,7 @@ _POLICIES = {
     "replace_from_rack": _core.JokerPolicy.REPLACE_FROM_RACK,
 }
 _STANDARD = RuleSet()
+_set_tileset_core = _slot_setter(TileSet, "_s")
 TableLike = Union[Table, str]
 TilesLike = Union[TileSet, str]
 
@@ -137,23 +141,34 @@ def _refused(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> Ru
     return RummikubError(f"table {str(table)!r} with rack {str(rack)!r}: {exc}")
 
 
-def _stats(d: dict[str, int]) -> SearchStats:
-    return frozen(SearchStats, states=int(d["states"]), transitions=int(d["transitions"]), runs=int(d["runs"]))
+def _stats(states: int, transitions: int, runs: int) -> SearchStats:
+    out = _new(SearchStats)  # as frozen() fills a frozen dataclass, without its keyword arguments
+    d = out.__dict__
+    d["states"] = states
+    d["transitions"] = transitions
+    d["runs"] = runs
+    return out
 
 
-def _play(result: _core.PlayResult, stats: SearchStats) -> Play:
-    return frozen(Play, tiles=TileSet._wrap(result.played), table=Table._wrap(_melds(result.table)),
-                   value=int(result.value), stats=stats)
+def _play(played: _core.TileSet, codes: tuple[int, ...], value: int, stats: SearchStats) -> Play:
+    """A Play from the core's compact result: played tiles, the new table's meld codes, the value."""
+    tiles = _new(TileSet)  # TileSet._wrap and Table._wrap, inlined: this runs once per play
+    _set_tileset_core(tiles, played)
+    table = _new(Table)
+    _set_table_melds(table, _melds_of_codes(codes))
+    _set_table_tileset(table, None)
+    _set_table_jokers(table, None)
+    _set_table_codes(table, codes)  # the next search on this table passes them back as they are
+    out = _new(Play)  # as frozen() does
+    d = out.__dict__
+    d["tiles"] = tiles
+    d["table"] = table
+    d["value"] = value
+    d["stats"] = stats
+    return out
 
 
-def _melds(core_melds: list[_core.Meld]) -> tuple[Meld, ...]:
-    """The Meld objects of the core's melds (``Meld._wrap`` of each, its shared-by-key lookup inlined)."""
-    known = _WRAPPED.get
-    out = []
-    for m in core_melds:
-        meld = known(m.key())
-        out.append(meld if meld is not None and type(meld) is Meld else Meld._wrap(m))
-    return tuple(out)
+_new = object.__new__
 
 
 def _objective(objective: str) -> _core.Objective:
@@ -176,11 +191,11 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     r = _rules(rules)
     ts = _tiles(tiles, r, "tiles")
     try:
-        melds, _stats_dict = _core.arrange(ts._s, r.params)
+        codes, _counters = _core.arrange(ts._s, r.params)
     except ValueError as exc:
         ts.check(r, what=f"tiles {str(ts)!r}")
         raise RummikubError(f"tiles {str(ts)!r}: {exc}") from None
-    return None if melds is None else Table._wrap(_melds(melds))
+    return None if codes is None else Table._wrap(_melds_of_codes(codes))
 
 
 DEFAULT_SOLVE_LIMIT = 6_000_000
@@ -222,10 +237,11 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     nodes = _limit(limit)
     t, k, r = _position(table, rack, rules)
     try:
-        result, stats = _core.solve([m._m for m in t], k._s, _search_rules(r), opened, obj, nodes)
+        played, codes, value, states, transitions, runs = _core.solve(_table_codes(t), k._s, _search_rules(r),
+                                                                      opened, obj, nodes)
     except ValueError as exc:
         raise _limited(exc, t, k, r) from None
-    return None if result is None else _play(result, _stats(stats))
+    return None if played is None else _play(played, codes, value, _stats(states, transitions, runs))
 
 
 class LegalPlays:
@@ -241,24 +257,27 @@ class LegalPlays:
 
     def __init__(self, table: Table, rack: TileSet, rules: RuleSet, opened: bool, limit: int | None) -> None:
         self._position = (table, rack, rules)
-        self._args = ([m._m for m in table], rack._s, _search_rules(rules), opened, limit or 0)
-        self._results: list[_core.PlayResult] | None = None
+        self._args = (_table_codes(table), rack._s, _search_rules(rules), opened, limit or 0)
+        # The plays stay in the core until asked for: len() and `in` build no Python object per play.
+        self._list: _core.PlayList | None = None
         self._stats = SearchStats()
-        self._by_tiles: dict[TileSet, int] = {}
 
-    def _load(self) -> list[_core.PlayResult]:
-        if self._results is None:
+    def _load(self) -> _core.PlayList:
+        if self._list is None:
             try:
-                results, stats = _core.all_plays(*self._args)
+                found, (states, transitions, runs) = _core.all_plays(*self._args)
             except ValueError as exc:
                 if "too many plays" in str(exc):
                     table, rack, _rules = self._position
                     raise SearchLimitError(f"plays of rack {str(rack)!r} on table {str(table)!r}: {exc}") from None
                 raise _refused(exc, *self._position) from None
-            self._results = list(results)
-            self._stats = _stats(stats)
-            self._by_tiles = {TileSet._wrap(res.played): i for i, res in enumerate(self._results)}
-        return self._results
+            self._stats = _stats(states, transitions, runs)
+            self._list = found
+        return self._list
+
+    def _played(self) -> list[TileSet]:
+        """The played tiles of every play, best first (without building the plays' tables)."""
+        return [TileSet._wrap(s) for s in self._load().played()]
 
     @property
     def stats(self) -> SearchStats:
@@ -267,8 +286,11 @@ class LegalPlays:
         return self._stats
 
     def __iter__(self) -> Iterator[Play]:
-        for res in self._load():
-            yield _play(res, self._stats)
+        found = self._load()
+        stats = self._stats
+        for start in range(0, len(found), _CHUNK):
+            for played, codes, value in found.slice(start, start + _CHUNK):
+                yield _play(played, codes, value, stats)
 
     def __len__(self) -> int:
         return len(self._load())
@@ -279,14 +301,16 @@ class LegalPlays:
     def __contains__(self, tiles: object) -> bool:
         if not isinstance(tiles, TileSet):
             return False
-        self._load()
-        return tiles in self._by_tiles
+        return self._load().index(tiles._s) >= 0
 
     def get(self, tiles: TileSet) -> Play | None:
         """The play placing exactly ``tiles``, or None when that is not legal."""
-        index = self._by_tiles.get(tiles) if self._load() is not None else None
-        return None if index is None else _play(self._load()[index], self._stats)
+        found = self._load()
+        index = found.index(tiles._s) if isinstance(tiles, TileSet) else -1
+        return None if index < 0 else _play(*found.play(index), self._stats)
 
+
+_CHUNK = 64  # plays fetched from the core per call while iterating
 
 DEFAULT_PLAYS_LIMIT = 4_000_000
 """Search states (about 72 bytes each) that :func:`plays` may hold before it gives up."""

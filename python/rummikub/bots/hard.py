@@ -96,7 +96,7 @@ class HardBot(Bot):
         if _sub_multisets(rack) <= self.max_enumeration:
             legal = plays(view.table, rack, rules=rules, opened=True)
             # The played tiles of every legal play, best first (most tiles); tables are built when needed.
-            played = [TileSet._wrap(res.played) for res in legal._load()]
+            played = legal._played()
 
             def table_of(tiles: TileSet) -> Table:
                 play = legal.get(tiles)
