@@ -1,0 +1,160 @@
+"""How search results cross from the core into Python objects: melds travel as int codes
+(``_core.meld_code``) and become the shared Meld objects of meld.py, tables carry their codes into the next
+search, and ``plays()`` keeps its plays in the core until one is asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+import pytest
+from positions import class_positions, position_stream
+
+from rummikub import Colour, Meld, RuleSet, Table, TileSet, _core
+from rummikub import meld as meld_module
+from rummikub.meld import _melds_of_codes, _table_codes
+from rummikub.search import arrange, plays, solve
+
+WIDE = RuleSet(name="wide", numbers=16)  # the engine's whole code space: numbers 1..16
+
+
+def every_meld(rules: RuleSet, max_jokers: int) -> Iterator[Meld]:
+    """Every run and group of ``rules`` with at most ``max_jokers`` jokers."""
+    for colour in range(rules.colours):
+        for length in range(rules.min_len, rules.numbers + 1):
+            for start in range(1, rules.numbers - length + 2):
+                for k in range(min(max_jokers, length - 1) + 1):
+                    for slots in combinations(range(length), k):
+                        yield Meld.run(colour, start, length, jokers=slots, rules=rules)
+    for number in range(1, rules.numbers + 1):
+        for size in range(1, rules.colours + 1):
+            for colours in combinations(list(Colour)[:rules.colours], size):
+                for jokers in range(min(max_jokers, rules.colours - size) + 1):
+                    if size + jokers >= max(3, rules.min_len):
+                        yield Meld.group(number, colours, jokers=jokers, rules=rules)
+
+
+def test_meld_codes_are_distinct_and_read_back() -> None:
+    melds = list(every_meld(WIDE, 2))
+    assert len(melds) > 10_000  # runs up to 16 long in 4 colours, groups of 16 numbers
+    codes = [_core.meld_code(m._m) for m in melds]
+    assert len(set(codes)) == len(melds)
+    for m, code in zip(melds, codes):
+        back = _core.meld_of_code(code)
+        assert back == m._m and back.key() == m.key
+    # the widest fields: a 16-tile run of the last colour with a joker in its last slot
+    edge = Meld.run(3, 1, 16, jokers=[15], rules=WIDE)
+    assert _core.meld_of_code(_core.meld_code(edge._m)).key() == (0, 3, 1, 16, 1 << 15, 0)
+    for bad in (-1, 1 << 33, 1 << 40):
+        with pytest.raises(ValueError, match="out of range"):
+            _core.meld_of_code(bad)
+
+
+def test_melds_of_codes_are_the_shared_melds() -> None:
+    melds = [Meld.parse(t) for t in ("R1 R2 R3", "K5 J K7", "KBO7", "K9 B9 J", "R10 R11 R12 R13")]
+    codes = tuple(_core.meld_code(m._m) for m in melds)
+    first = _melds_of_codes(codes)
+    assert first == tuple(melds) and [m.key for m in first] == [m.key for m in melds]
+    again = _melds_of_codes(codes)
+    assert all(a is b for a, b in zip(first, again))
+    assert all(a is Meld._wrap(m._m) for a, m in zip(first, melds))
+    assert _melds_of_codes(codes[:1]) == (melds[0],) and _melds_of_codes(()) == ()
+
+
+def test_the_code_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(meld_module, "_MAX_INFOS", 50)
+    meld_module._BY_CODE.clear()
+    melds = list(every_meld(RuleSet(), 0))[:400]
+    for start in range(0, len(melds), 7):
+        chunk = melds[start:start + 7]
+        got = _melds_of_codes(tuple(_core.meld_code(m._m) for m in chunk))
+        assert got == tuple(chunk)
+        assert len(meld_module._BY_CODE) <= 50
+    meld_module._BY_CODE.clear()
+
+
+def test_solve_tables_are_made_of_shared_melds_and_know_their_codes() -> None:
+    checked = 0
+    for p in class_positions("small", 12) + list(position_stream(7, 60)):
+        play = solve(p.table, p.rack, rules=p.rules, opened=p.opened, objective=p.objective)
+        if play is None:
+            continue
+        checked += 1
+        assert play.table.tiles() == p.table.tiles() | play.tiles
+        assert type(play.tiles) is TileSet and type(play.table) is Table
+        for m in play.table:
+            assert type(m) is Meld and Meld.parse(str(m), p.rules) == m
+            assert m is Meld._wrap(m._m)  # the one shared Meld of its key
+        # the codes the result table carries are those of its melds, so the next search reads them as they are
+        assert play.table._codes == tuple(_core.meld_code(m._m) for m in play.table)
+        assert _table_codes(Table(list(play.table))) == play.table._codes
+        again = solve(play.table, p.rack - play.tiles, rules=p.rules, opened=True, objective=p.objective)
+        if again is not None:
+            assert again.table.tiles() == play.table.tiles() | again.tiles
+    assert checked > 40
+
+
+def test_arrange_returns_shared_melds() -> None:
+    tiles = TileSet.parse("R1 R2 R3 R4 K4 B4 J")
+    table = arrange(tiles)
+    assert table is not None and table.tiles() == tiles
+    assert all(m is Meld._wrap(m._m) for m in table)
+    assert table._codes is None  # an arranged table computes its codes only if it is searched on
+    assert arrange(TileSet.parse("R1 R2")) is None
+
+
+def clear_meld_caches() -> None:
+    for cache in (meld_module._BY_CODE, meld_module._WRAPPED, meld_module._INFOS):
+        cache.clear()
+
+
+def test_len_and_membership_build_no_plays() -> None:
+    p = class_positions("medium", 1, base_seed=10_000)[0]
+    table_codes = _table_codes(p.table)  # the position's own melds are made before the caches are emptied
+    clear_meld_caches()
+    ps = plays(p.table, p.rack, rules=p.rules)
+    n = len(ps)
+    assert n > 64 and bool(ps)
+    assert TileSet() not in ps and "R1" not in ps
+    assert ps.stats.states > 0
+    assert len(meld_module._BY_CODE) == 0 and len(meld_module._WRAPPED) == 0 and len(meld_module._INFOS) == 0
+    first = next(iter(ps))
+    assert len(meld_module._BY_CODE) > 0
+    assert _table_codes(p.table) == table_codes and first.tiles in ps
+
+
+FEW = [("R1 R2 R3", "R4 R5 K9", True), ("K5 B5 O5", "R5 J", True), ("", "R10 R11 R12 K1 K2 K3 B7", False),
+       ("R5 J R7 | K7 B7 O7", "R6 R8 K1", True), ("", "R1 R2", False)]
+POSITIONS = [(p.table, p.rack, p.rules, p.opened) for p in class_positions("small", 4)] + [
+    (Table.parse(t), TileSet.parse(r), RuleSet(), opened) for t, r, opened in FEW]
+
+
+@pytest.mark.parametrize("table, rack, rules, opened", POSITIONS, ids=lambda x: str(x)[:30])
+def test_iteration_membership_and_get_agree(table: Table, rack: TileSet, rules: RuleSet, opened: bool) -> None:
+    # the small positions have hundreds of plays (looked up through the core's hash table), the few ones a
+    # handful (looked up by a scan) or none
+    ps = plays(table, rack, rules=rules, opened=opened)
+    listed = list(ps)
+    assert len(listed) == len(ps) and list(ps) == listed and bool(ps) == bool(listed)
+    assert len({q.tiles for q in listed}) == len(listed)
+    sizes = [len(q.tiles) for q in listed]
+    assert sizes == sorted(sizes, reverse=True)  # best first: most tiles
+    for q in listed:
+        assert q.tiles in ps and ps.get(q.tiles) == q and q.stats == ps.stats
+        assert q.table.tiles() == table.tiles() | q.tiles
+    assert ps._played() == [q.tiles for q in listed]
+    played = {q.tiles for q in listed}
+    singles = {TileSet.parse(str(x)) for x in rack}
+    for t in singles - played:
+        assert t not in ps and ps.get(t) is None
+    assert "not a tile set" not in ps
+
+
+def test_iteration_crosses_chunks_in_order() -> None:
+    p = class_positions("medium", 2, base_seed=10_000)[1]
+    ps = plays(p.table, p.rack, rules=p.rules)
+    listed = list(ps)
+    assert len(listed) == len(ps) > 130  # three chunks or more
+    got = iter(ps)
+    assert [next(got) for _ in range(70)] == listed[:70]
+    assert [ps.get(q.tiles) for q in listed[60:70]] == listed[60:70]
