@@ -608,8 +608,7 @@ class Programme {
       for (size_t k = 0; k < kids[li].nodes.size(); ++k) {
         const Node child = kids[li].nodes[k];
         if (child.dead || dead_ends[li + 1].find(child.s) >= 0) continue;
-        layers_[li + 1].reset(1);
-        layers_[li + 1].offer(child);
+        layers_[li + 1].nodes.assign(1, child);  // a path layer is only read by position: no index
         if (self(self, li + 1)) return true;
         dead_ends[li + 1].offer(child);
       }
