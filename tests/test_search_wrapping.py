@@ -18,6 +18,17 @@ from rummikub.search import arrange, plays, solve
 WIDE = RuleSet(name="wide", numbers=16)  # the engine's whole code space: numbers 1..16
 
 
+def clear_meld_caches() -> None:
+    for cache in (meld_module._BY_CODE, meld_module._WRAPPED, meld_module._INFOS):
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_meld_caches() -> None:
+    """Each test starts from empty meld caches (other tests empty some of them behind the search's back)."""
+    clear_meld_caches()
+
+
 def every_meld(rules: RuleSet, max_jokers: int) -> Iterator[Meld]:
     """Every run and group of ``rules`` with at most ``max_jokers`` jokers."""
     for colour in range(rules.colours):
@@ -101,11 +112,6 @@ def test_arrange_returns_shared_melds() -> None:
     assert all(m is Meld._wrap(m._m) for m in table)
     assert table._codes is None  # an arranged table computes its codes only if it is searched on
     assert arrange(TileSet.parse("R1 R2")) is None
-
-
-def clear_meld_caches() -> None:
-    for cache in (meld_module._BY_CODE, meld_module._WRAPPED, meld_module._INFOS):
-        cache.clear()
 
 
 def test_len_and_membership_build_no_plays() -> None:

@@ -99,6 +99,7 @@ class Meld:
             _set_info(out, info if info is not None else _new_info(key, core))
             if len(_WRAPPED) >= _MAX_INFOS:
                 _WRAPPED.clear()
+                _BY_CODE.clear()  # holds the same melds: both forget them, so that a key keeps one Meld
             _WRAPPED[key] = out
         return out
 
