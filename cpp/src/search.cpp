@@ -1078,6 +1078,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   for (int n = 1; n <= N; ++n) {
     for (int c = 0; c < C; ++c, ++li) {
       const Node& x = *path[li];
+      // Nothing placed, no run open, nothing to settle: the step changes nothing (most steps of a play).
+      if (x.info == 0 && runs[c].size == 0 && in_.tr[c][n] == 0 && in_.vt[c][n] == 0 && !in_.mode.track_p) continue;
       const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
       const int yr = (x.info >> 16) & 15, yt = (x.info >> 20) & 15;
       int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, yr, yt};
