@@ -1443,68 +1443,100 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
 }
 
 namespace {
-// The opening with the table untouched and no joker to place: new melds from the rack alone. A 14-tile rack
-// forms a few dozen melds at most, so a direct branch and bound over them beats the programme: the lowest
-// rack tile left is either left on the rack (every copy of it) or placed in one of the melds it is the lowest
-// tile of (a meld holding a lower tile cannot fit any more). Every set of melds is a legal play once its
-// value reaches the threshold; the first best key found wins (deterministic).
-bool opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& out, SearchStats* stats) {
+// The opening with the table untouched: new melds from the rack alone. A rack forms few melds, so a direct
+// branch and bound over them beats the programme: the lowest numbered rack tile left is either left on the
+// rack (every copy of it) or placed in one of the melds it is the lowest numbered tile of (a meld holding a
+// lower tile cannot fit any more). A meld may take rack jokers in any of its slots (a joker may stand in for
+// a tile that is on the rack, which then stays free for another meld); a meld needs one numbered tile.
+// Every set of melds is a legal play once its value reaches the threshold; the first best key found wins
+// (deterministic). Returns -1 when the rack forms too many melds for this to pay (the programme decides).
+int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& out, SearchStats* stats) {
   struct Candidate {
-    TileSet tiles;
-    int64_t weight;
+    TileSet tiles;  // the numbered tiles
+    int jokers;
+    int64_t weight;  // of every slot, jokers at what they stand for
     int value;
     Meld meld;
+    int64_t tile_weight = 0;  // of the numbered tiles alone
+    int tile_value = 0;
   };
-  const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len, G = group_min(in.p);
+  constexpr size_t kMostCandidates = 4096;
+  const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len, G = group_min(in.p), J = in.jr;
   thread_local std::vector<Candidate> cands;  // kept between calls: no allocation once warm
   cands.clear();
   TileSet rack;
   for (int c = 0; c < C; ++c) {
     for (int n = 1; n <= N; ++n) rack.add(tile_code(c, n), in.rr[c][n]);
   }
-  for (int c = 0; c < C; ++c) {  // runs: every stretch of L or more consecutive numbers on the rack
+  // Runs: every window of L or more numbers, each slot a rack tile or a joker (at most J), one tile at least.
+  for (int c = 0; c < C; ++c) {
     for (int s = 1; s + L - 1 <= N; ++s) {
-      Candidate k{TileSet{}, 0, 0, Meld{MeldKind::Run, c, s, 0, 0, 0}};
-      for (int n = s; n <= N && in.rr[c][n] > 0; ++n) {
-        k.tiles.add(tile_code(c, n));
-        k.weight += in.w_rr[n];
-        k.value += n;
-        k.meld.length = n - s + 1;
-        if (k.meld.length >= L) cands.push_back(k);
+      for (int e = s + L - 1; e <= N; ++e) {
+        const int len = e - s + 1;
+        uint32_t present = 0;
+        for (int k = 0; k < len; ++k) present |= in.rr[c][s + k] > 0 ? 1u << k : 0u;
+        const int missing = len - __builtin_popcount(present);
+        if (missing > J) break;  // longer windows from s miss at least as many
+        // Subsets of the present tiles kept as tiles (the rest of the window takes jokers).
+        for (uint32_t keep = present;; keep = (keep - 1) & present) {
+          const int jokers = len - __builtin_popcount(keep);
+          if (keep != 0 && jokers <= J) {
+            Candidate k{TileSet{}, jokers, 0, 0, Meld{MeldKind::Run, c, s, len, ~keep & ((1u << len) - 1), 0}};
+            for (int i = 0; i < len; ++i) {
+              const int n = s + i;
+              k.value += n;
+              if (keep >> i & 1) {
+                k.tiles.add(tile_code(c, n));
+                k.weight += in.w_rr[n];
+                k.tile_weight += in.w_rr[n];
+                k.tile_value += n;
+              } else {
+                k.weight += in.w_rj[n];
+              }
+            }
+            cands.push_back(k);
+            if (cands.size() > kMostCandidates) return -1;
+          }
+          if (keep == 0) break;
+        }
       }
     }
   }
-  if (G <= C) {  // groups: every set of G or more colours of one number
+  if (G <= C) {  // groups: colours of one number on the rack, plus jokers, G to C tiles
     for (int n = 1; n <= N; ++n) {
       uint32_t present = 0;
       for (int c = 0; c < C; ++c) present |= in.rr[c][n] > 0 ? 1u << c : 0u;
       for (uint32_t sub = present; sub != 0; sub = (sub - 1) & present) {
         const int size = __builtin_popcount(sub);
-        if (size < G) continue;
-        Candidate k{TileSet{}, size * in.w_rr[n], size * n, Meld{MeldKind::Group, 0, n, size, 0, sub}};
-        for (int c = 0; c < C; ++c) {
-          if (sub >> c & 1) k.tiles.add(tile_code(c, n));
+        for (int j = std::max(0, G - size); j <= std::min(J, C - size); ++j) {
+          Candidate k{TileSet{}, j, size * in.w_rr[n] + j * in.w_rj[n], (size + j) * n,
+                      Meld{MeldKind::Group, 0, n, size + j, 0, sub}, size * in.w_rr[n], size * n};
+          for (int c = 0; c < C; ++c) {
+            if (sub >> c & 1) k.tiles.add(tile_code(c, n));
+          }
+          cands.push_back(k);
         }
-        cands.push_back(k);
       }
     }
   }
-  // By lowest tile, then longer melds first (good plays early make the bound bite).
+  if (cands.size() > kMostCandidates) return -1;
+  // By lowest tile, then more tiles first, then fewer jokers (good plays early make the bound bite).
   auto lowest = [](const Candidate& k) {
     int c = 0;
     while (k.tiles.w[c] == 0) ++c;
     return c * kMaxNumbers + __builtin_ctzll(k.tiles.w[c]) / 4;
   };
-  std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
-    const int la = lowest(a), lb = lowest(b);
-    return la != lb ? la < lb : a.meld.length > b.meld.length;
+  std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& x, const Candidate& y) {
+    const int lx = lowest(x), ly = lowest(y);
+    if (lx != ly) return lx < ly;
+    return x.meld.length != y.meld.length ? x.meld.length > y.meld.length : x.jokers < y.jokers;
   });
-  uint16_t first[kCodes + 1];
+  uint32_t first[kCodes + 1];
   for (int t = 0, i = 0; t <= kCodes; ++t) {
     while (i < static_cast<int>(cands.size()) && lowest(cands[static_cast<size_t>(i)]) < t) ++i;
-    first[t] = static_cast<uint16_t>(i);
+    first[t] = static_cast<uint32_t>(i);
   }
-  int64_t rest_weight = 0;
+  int64_t rest_weight = 0, wj_max = 0;
   int rest_value = 0;
   for (int c = 0; c < C; ++c) {
     for (int n = 1; n <= N; ++n) {
@@ -1512,51 +1544,54 @@ bool opening_search(const Input& in, const std::vector<Meld>& table, PlayResult&
       rest_value += in.rr[c][n] * n;
     }
   }
+  for (int n = 1; n <= N; ++n) wj_max = std::max(wj_max, in.w_rj[n]);
   std::vector<const Candidate*> chosen, best;
   int64_t best_key = 0;
   uint64_t nodes = 0, tries = 0;
-  auto rec = [&](auto&& self, const TileSet& left, int64_t key, int value, int64_t left_weight, int left_value) -> void {
+  auto rec = [&](auto&& self, const TileSet& left, int jokers, int64_t key, int value, int64_t left_weight,
+                 int left_value) -> void {
     ++nodes;
     if (value >= in.threshold && key > best_key) {
       best_key = key;
       best = chosen;
     }
-    if (key + left_weight <= best_key || value + left_value < in.threshold) return;
+    if (key + left_weight + jokers * wj_max <= best_key || value + left_value + jokers * N < in.threshold) return;
     int c = 0;
     while (c < kMaxColours && left.w[c] == 0) ++c;
     if (c == kMaxColours) return;
     const int idx = __builtin_ctzll(left.w[c]) / 4, t = c * kMaxNumbers + idx, n = idx + 1;
-    for (int i = first[t]; i < first[t + 1]; ++i) {
-      const Candidate& k = cands[static_cast<size_t>(i)];
+    for (uint32_t i = first[t]; i < first[t + 1]; ++i) {
+      const Candidate& k = cands[i];
       ++tries;
-      if (!contains(left, k.tiles)) continue;
+      if (k.jokers > jokers || !contains(left, k.tiles)) continue;
       chosen.push_back(&k);
-      self(self, difference(left, k.tiles), key + k.weight, value + k.value, left_weight - k.weight,
-           left_value - k.value);
+      self(self, difference(left, k.tiles), jokers - k.jokers, key + k.weight, value + k.value,
+           left_weight - k.tile_weight, left_value - k.tile_value);
       chosen.pop_back();
     }
     const int copies = left.count(t);
     TileSet without = left;
     without.remove(t, copies);
-    self(self, without, key, value, left_weight - copies * in.w_rr[n], left_value - copies * n);
+    self(self, without, jokers, key, value, left_weight - copies * in.w_rr[n], left_value - copies * n);
   };
-  rec(rec, rack, 0, 0, rest_weight, rest_value);
+  rec(rec, rack, J, 0, 0, rest_weight, rest_value);
   if (stats != nullptr) {
     stats->states += nodes;
     stats->transitions += tries;
     ++stats->runs;
   }
-  if (best.empty()) return false;
+  if (best.empty()) return 0;
   out = PlayResult{};
   out.table = table;
   for (const Candidate* k : best) {
     out.table.push_back(k->meld);
     out.played = sum(out.played, k->tiles);
+    out.played.jokers += k->jokers;
     out.value += k->value;
   }
   out.key = best_key;
   out.tiles = out.played.size();
-  return true;
+  return 1;
 }
 
 // Runs every input and keeps the best final node (the first one on ties: deterministic). Each input
@@ -1564,7 +1599,10 @@ bool opening_search(const Input& in, const std::vector<Meld>& table, PlayResult&
 // found above the floor is optimal, because only nodes that could not reach the floor were dropped.
 bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
              SearchStats* stats, size_t node_limit) {
-  if (untouched && inputs.size() == 1 && inputs[0].jr == 0) return opening_search(inputs[0], table, out, stats);
+  if (untouched && inputs.size() == 1) {
+    const int direct = opening_search(inputs[0], table, out, stats);
+    if (direct >= 0) return direct == 1;
+  }
   bool found = false;
   for (const Input& in : inputs) {
     const int64_t lo = found ? out.key + 1 : 1;
