@@ -426,11 +426,29 @@ void prepare(Input& in) {
   }
   in.suffix[N * C] = 0;
   in.vsuffix[N * C] = 0;
+  // How many tiles of (c, n) any legal end can place at most: the melds holding one. A run through n holds
+  // n + 1, or else n - 1 .. n - L + 1 (and mirrored), each slot a distinct tile or a joker; a group holds G - 1
+  // other tiles of n or jokers. The table's tiles take that room first, so a rack copy past it counts nothing.
+  auto room = [&](int c, int n) {
+    auto at = [&](int k) { return k >= 1 && k <= N ? in.avail[c][k] + J : 0; };
+    int below = INT_MAX, above = INT_MAX;
+    for (int k = 1; k < L; ++k) {
+      below = std::min(below, at(n - k));
+      above = std::min(above, at(n + k));
+    }
+    const int runs = std::min(at(n + 1) + below, at(n - 1) + above);
+    int others = J;
+    for (int y = 0; y < C; ++y) others += y != c ? in.avail[y][n] : 0;
+    const int G = std::max(3, L);
+    return runs + (G <= C ? others / (G - 1) : 0);
+  };
   for (int pos = N * C - 1; pos >= 0; --pos) {
     const int n = pos / C + 1, c = pos % C;
-    const bool fit = in.rr[c][n] > 0 && fits(c, n);
-    in.suffix[pos] = in.suffix[pos + 1] + (fit ? in.rr[c][n] * in.w_rr[n] : 0);
-    in.vsuffix[pos] = in.vsuffix[pos + 1] + (fit ? in.rr[c][n] * n : 0);
+    const int copies = in.rr[c][n] > 0 && fits(c, n)
+                           ? std::min<int>(in.rr[c][n], std::max(0, room(c, n) - in.tr[c][n] - in.vt[c][n]))
+                           : 0;
+    in.suffix[pos] = in.suffix[pos + 1] + copies * in.w_rr[n];
+    in.vsuffix[pos] = in.vsuffix[pos + 1] + copies * n;
   }
   in.wj_max = 0;
   in.vj_max = 0;
