@@ -1621,12 +1621,22 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     const int direct = opening_search(inputs[0], table, out, stats);
     if (direct >= 0) return direct == 1;
   }
+  // The inputs deepen together: each pass lowers every open input's floor, so no input is searched at a floor
+  // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
+  // was searched down to the floor that would beat the best play.
   bool found = false;
-  for (const Input& in : inputs) {
-    const int64_t lo = found ? out.key + 1 : 1;
-    const int64_t ub = root_bound(in);
-    if (ub < lo) continue;
-    for (int64_t delta = int64_t{1} << 20;; delta *= 4) {
+  std::vector<uint8_t> closed(inputs.size(), 0);
+  for (int64_t delta = int64_t{1} << 20;; delta *= 4) {
+    bool open = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (closed[i] != 0) continue;
+      const Input& in = inputs[i];
+      const int64_t lo = found ? out.key + 1 : 1;
+      const int64_t ub = root_bound(in);
+      if (ub < lo) {
+        closed[i] = 1;
+        continue;
+      }
       const int64_t floor = std::max(lo, ub - delta);
       Programme prog(in, stats, floor, node_limit);
       prog.run();
@@ -1644,12 +1654,12 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
       if (any) {
         out = make_result(prog, best, table, untouched);
         found = true;
-        break;
       }
-      if (floor == lo) break;
+      closed[i] = any || floor == lo ? 1 : 0;
+      open |= closed[i] == 0;
     }
+    if (!open) return found;
   }
-  return found;
 }
 }  // namespace
 
