@@ -86,7 +86,12 @@ inline int unpack(uint64_t s, uint8_t* d) {
   return n;
 }
 inline uint64_t pack(uint8_t* d, int n) {
-  std::sort(d, d + n, [](uint8_t a, uint8_t b) { return a > b; });
+  for (int i = 1; i < n; ++i) {  // insertion sort, descending: at most 8 bytes
+    const uint8_t x = d[i];
+    int j = i;
+    for (; j > 0 && d[j - 1] < x; --j) d[j] = d[j - 1];
+    d[j] = x;
+  }
   uint64_t s = 0;
   for (int i = 0; i < n; ++i) s |= static_cast<uint64_t>(d[i]) << (8 * i);
   return s;
