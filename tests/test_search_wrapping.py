@@ -4,6 +4,9 @@ search, and ``plays()`` keeps its plays in the core until one is asked for."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -13,7 +16,7 @@ from positions import class_positions, position_stream
 from rummikub import Colour, Meld, RuleSet, Table, TileSet, _core
 from rummikub import meld as meld_module
 from rummikub.meld import _melds_of_codes, _table_codes
-from rummikub.search import arrange, plays, solve
+from rummikub.search import Play, SearchStats, arrange, plays, solve
 
 WIDE = RuleSet(name="wide", numbers=16)  # the engine's whole code space: numbers 1..16
 
@@ -103,6 +106,24 @@ def test_solve_tables_are_made_of_shared_melds_and_know_their_codes() -> None:
         if again is not None:
             assert again.table.tiles() == play.table.tiles() | again.tiles
     assert checked > 40
+
+
+def test_results_equal_properly_constructed_instances() -> None:
+    # search.py fills Play and SearchStats without their dataclass __init__: they must be the same values
+    table = Table.parse("R5 J R7 | K7 B7 O7")
+    play = solve(table, "R8 K7 O1 R9")
+    assert play is not None
+    made = Play(TileSet.parse(str(play.tiles)), Table.parse(str(play.table)), play.value,
+                SearchStats(play.stats.states, play.stats.transitions, play.stats.runs))
+    assert play == made and hash(play) == hash(made) and repr(play) == repr(made) and str(play) == str(made)
+    assert play.stats == made.stats and repr(play.stats) == repr(made.stats) and hash(play.stats) == hash(made.stats)
+    assert dataclasses.asdict(play.stats) == dataclasses.asdict(made.stats) and play.stats.runs >= 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.value = 0  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.stats.states = 0  # type: ignore[misc]
+    assert dataclasses.replace(play, value=1).value == 1 and copy.copy(play) == play
+    assert pickle.loads(pickle.dumps(play)) == play
 
 
 def test_arrange_returns_shared_melds() -> None:
