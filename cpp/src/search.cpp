@@ -409,7 +409,7 @@ void prepare(Input& in) {
   }
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
   // empty slots than there are jokers.
-  for (int c = 0; c < C; ++c) {
+  for (int c = 0; c < C && J > 0; ++c) {  // (without jokers it is never asked)
     for (int n = 1; n <= N; ++n) {
       bool ok = false;
       for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1) && !ok; ++s) {
@@ -617,7 +617,9 @@ class Programme {
     thread_local std::vector<Layer> kids, dead_ends;
     if (kids.size() < depth) kids.resize(depth);
     if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
-    for (size_t k = 0; k <= depth; ++k) dead_ends[k].reset(8);
+    for (size_t k = 0; k <= depth; ++k) {
+      if (!dead_ends[k].nodes.empty() || dead_ends[k].index.empty()) dead_ends[k].reset(8);  // else still empty
+    }
     // Expands the path's node at depth li (layers_[li] holds just that node).
     auto go = [&](auto&& self, size_t li) -> bool {
       if (li == depth) return ends_legally(layers_[li].nodes[0]);
@@ -681,7 +683,20 @@ class Programme {
  private:
   // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
   size_t start() {
-    const size_t depth = static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1));
+    const int N = in_.p.numbers, C = in_.p.colours;
+    for (int n = 1; n <= N; ++n) {
+      for (int c = 0; c < C && in_.group_ok[n]; ++c) {  // (no group, no promise: never asked)
+        // With G >= most groups, each later colour adds at most G members while the need grows by L a group,
+        // so G = most is the loosest case whenever fewer than L colours are left.
+        const bool cap = C - c - 1 <= in_.mode.L;
+        for (int most = 0; most < 8; ++most) {
+          int sum = 0;
+          for (int y = c + 1; y < C; ++y) sum += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
+          members_after_[n][c][most] = static_cast<uint8_t>(sum);
+        }
+      }
+    }
+    const size_t depth = static_cast<size_t>(N * (C + 1));
     layers_.resize(depth + 1);
     layers_[0].reset(1);
     layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false, {}});
@@ -749,6 +764,9 @@ class Programme {
   // Enumerating plays: a programme of the same input without usage masks, whose layers flag the states
   // that can still reach a legal end (guide_->alive_); a state whose maskless form cannot is not kept.
   const Programme* guide_ = nullptr;
+  // The most members the colours after c can add to groups of number n, by the largest group count so far
+  // (colour_step's group lookahead; filled by start()).
+  uint8_t members_after_[kMaxN][kMaxColours][8] = {};
   std::vector<std::vector<uint8_t>> alive_;
   bool keep_dominated_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
@@ -777,9 +795,6 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   to.reset(from.nodes.size() * 2);
   const int pos = (n - 1) * in_.p.colours + c;
   const int C = in_.p.colours, need = std::max(3, in_.mode.L);
-  // With G >= most groups, each later colour adds at most G members while the need grows by L a group,
-  // so G = most is the loosest case whenever fewer than L colours are left.
-  const bool cap = C - c - 1 <= in_.mode.L;
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_ok[n] ? 7 : 0;
@@ -792,11 +807,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
   TransCache& memo = g_trans;  // one thread-local lookup (each costs a call in a shared library)
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
-  // The most members the later colours can add to groups of number n, by the largest group count so far.
-  int members_after[8] = {};
-  for (int most = 0; most < 8; ++most) {
-    for (int y = c + 1; y < C; ++y) members_after[most] += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
-  }
+  const uint8_t* members_after = members_after_[n][c];
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     if (x.dead) continue;
