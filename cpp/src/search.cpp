@@ -734,6 +734,14 @@ class Programme {
   void settle_others(State& s, int c) const;
   void group_step(const Layer& from, Layer& to, int n);
 
+  // Returns how many of y free jokers placed now (yr of them from the rack), after `placed` earlier ones, are
+  // labelled as P's for value. P's jokers count at the highest slots any free joker takes (the contract), and
+  // the sweep places jokers in rising numbers, so the first `jt` free jokers placed are the retrieved ones
+  // for value and every later one is P's: the labels follow from the counts, with no choice to make.
+  int labelled(int placed, int y, int yr) const {
+    if (!in_.labels) return yr;
+    return std::max(0, placed + y - in_.jt) - std::max(0, placed - in_.jt);
+  }
   // Returns the score of placing yr rack jokers, yv free jokers labelled as P's for value, at number n.
   int64_t joker_gain(int yr, int yv, int n) const {
     return in_.labels ? yr * in_.c_j + yv * in_.v_j[n] : yr * in_.w_rj[n];
@@ -834,7 +842,8 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       int nchoices = 0;
       for (int yr = 0; yr <= yr_most; ++yr) {
         for (int yt = 0; yt <= yt_most; ++yt) {
-          for (int yv = in_.labels ? 0 : yr; yv <= (in_.labels ? std::min(yr + yt, in_.jr - jvu) : yr); ++yv) {
+          const int yv = labelled(jru + jtu, yr + yt, yr);
+          {
             const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
             if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
             if (!opening_reachable(val + n * (b + yr), pos + 1, jr_left - yr)) continue;
@@ -906,7 +915,8 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     }
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
       for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
-        for (int gv = in_.labels ? 0 : gr; gv <= (in_.labels ? std::min(gr + gt, in_.jr - jvu) : gr); ++gv) {
+        const int gv = labelled(jru + jtu, gr + gt, gr);
+        {
           if (stats_ != nullptr) ++stats_->transitions;
           const int64_t score = x.score + joker_gain(gr, gv, n);
           if (score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv) < floor_) continue;
