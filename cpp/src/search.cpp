@@ -857,6 +857,9 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
         for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
           for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
+            // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
+            // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
+            if (gb > 0 && ga < a && !in_.mode.track_p) break;
             const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
             const int k = ga + gv + gb;
             const int most = std::max(most_before, k);
