@@ -834,6 +834,22 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       members_before += k;
       most_before = std::max(most_before, k);
     }
+    if (a + v + o == 0 && x.s.cs[c] == 0 && yr_most + yt_most == 0) {
+      // Nothing to place and no run of colour c open: the node goes on as it is (the general path's only
+      // choice, with its checks and its count, without the transition lookup).
+      if (x.score + in_.suffix[pos + 1] + joker_bound(jr_left, jvu) < floor_) continue;
+      if (!opening_reachable(val, pos + 1, jr_left)) continue;
+      const int group_deficit = g != 0 ? std::max(0, need * most_before - members_before - members_after[most_before]) : 0;
+      if (deficit_others + group_deficit > jr_left + jt_left) continue;
+      Node y = x;
+      y.parent = static_cast<int32_t>(idx);
+      y.info = 0;
+      y.trans = 0;
+      y.deficit[c] = 0;
+      if (viable(to_layer, y.s)) to.offer(y);
+      if (stats_ != nullptr) ++stats_->transitions;
+      continue;
+    }
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
       if (in_.usage) {
