@@ -1583,7 +1583,8 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
     }
   }
   if (cands.size() > kMostCandidates) return -1;
-  // By lowest tile, then more tiles first, then fewer jokers (good plays early make the bound bite).
+  // By lowest tile, then more tiles first, then fewer jokers (good plays early make the bound bite), then the
+  // higher reading (on a tie of keys, the play whose jokers stand for more).
   auto lowest = [](const Candidate& k) {
     int c = 0;
     while (k.tiles.w[c] == 0) ++c;
@@ -1592,7 +1593,8 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
   std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& x, const Candidate& y) {
     const int lx = lowest(x), ly = lowest(y);
     if (lx != ly) return lx < ly;
-    return x.meld.length != y.meld.length ? x.meld.length > y.meld.length : x.jokers < y.jokers;
+    if (x.meld.length != y.meld.length) return x.meld.length > y.meld.length;
+    return x.jokers != y.jokers ? x.jokers < y.jokers : x.value > y.value;
   });
   uint32_t first[kCodes + 1];
   for (int t = 0, i = 0; t <= kCodes; ++t) {
