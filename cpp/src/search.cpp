@@ -524,19 +524,21 @@ struct Layer {
     return -1;
   }
   // Adds a node unless an equal state with a score at least as good is there.
-  void offer(const Node& n) {
+  // Returns the index of the node that holds the state now.
+  int32_t offer(const Node& n) {
     if (nodes.size() * 2 >= index.size()) grow();
     size_t i = hash(n.s) & mask;
     while (index[i] >= 0) {
       Node& old = nodes[static_cast<size_t>(index[i])];
       if (old.s == n.s) {
         if (n.score > old.score) old = n;
-        return;
+        return index[i];
       }
       i = (i + 1) & mask;
     }
     index[i] = static_cast<int32_t>(nodes.size());
     nodes.push_back(n);
+    return index[i];
   }
   void grow() {
     index.assign(index.size() * 2, -1);
@@ -670,7 +672,10 @@ class Programme {
 
   // Makes this programme a guide: every state is kept (no dominance), and after run(), mark_alive() flags
   // the states of each layer from which a legal end (rack tile or not) can be reached.
-  void keep_dominated() { keep_dominated_ = true; }
+  void keep_dominated() {
+    keep_dominated_ = true;
+    moves_.assign(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)), {});
+  }
   void mark_alive();
   // Returns true when the guide has a legal end at all.
   bool any_alive() const { return !alive_.empty() && !alive_[0].empty() && alive_[0][0] != 0; }
@@ -722,6 +727,10 @@ class Programme {
     return true;
   }
   void colour_step(const Layer& from, Layer& to, int n, int c);
+  // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
+  void keep(size_t li, size_t parent, int32_t node) {
+    if (keep_dominated_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
+  }
   // Returns true unless a guide says that a state of layer li can reach no legal end.
   bool viable(size_t li, const State& s) const {
     if (guide_ == nullptr) return true;
@@ -776,6 +785,7 @@ class Programme {
   // (colour_step's group lookahead; filled by start()).
   uint8_t members_after_[kMaxN][kMaxColours][8] = {};
   std::vector<std::vector<uint8_t>> alive_;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> moves_;  // a guide's moves out of each layer
   bool keep_dominated_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
 
@@ -846,7 +856,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       y.info = 0;
       y.trans = 0;
       y.deficit[c] = 0;
-      if (viable(to_layer, y.s)) to.offer(y);
+      if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
       if (stats_ != nullptr) ++stats_->transitions;
       continue;
     }
@@ -904,7 +914,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
                 y.s.mask = mask;
                 y.s.misc = misc;
-                if (viable(to_layer, y.s)) to.offer(y);
+                if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
               }
               if (stats_ != nullptr) stats_->transitions += tcount;
             }
@@ -929,7 +939,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
       y.info = 0;
       y.trans = 0;
       y.dead = false;
-      if (viable(to_layer, y.s)) to.offer(y);
+      if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
       continue;
     }
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
@@ -949,7 +959,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
           y.dead = false;
           y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
           if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
-          if (viable(to_layer, y.s)) to.offer(y);
+          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
         }
       }
     }
@@ -959,7 +969,6 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
 }
 
 void Programme::mark_alive() {
-  const int C = in_.p.colours;
   alive_.assign(last_ + 1, {});
   if (exceeded_) return;
   const Layer& end = layers_[last_];
@@ -970,33 +979,13 @@ void Programme::mark_alive() {
     any |= alive_[last_][i] != 0;
   }
   if (!any) return;
-  // Backwards: a state is alive when one of its successors is (each state's successors are recomputed,
-  // uncounted).
-  SearchStats* const counting = stats_;
-  stats_ = nullptr;
-  Layer one, kids;
+  // Backwards over the recorded moves: a state is alive when one of its moves leads to a live state.
   for (size_t li = last_; li-- > 0;) {
-    const size_t steps = static_cast<size_t>(C + 1);
-    const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
     alive_[li].assign(layers_[li].nodes.size(), 0);
-    for (size_t k = 0; k < layers_[li].nodes.size(); ++k) {
-      one.reset(1);
-      one.offer(layers_[li].nodes[k]);
-      if (c < C) {
-        colour_step(one, kids, n, c);
-      } else {
-        group_step(one, kids, n);
-      }
-      for (const Node& y : kids.nodes) {
-        const int32_t at = layers_[li + 1].find(y.s);
-        if (at >= 0 && alive_[li + 1][static_cast<size_t>(at)] != 0) {
-          alive_[li][k] = 1;
-          break;
-        }
-      }
+    for (const auto& [parent, node] : moves_[li]) {
+      if (alive_[li + 1][static_cast<size_t>(node)] != 0) alive_[li][static_cast<size_t>(parent)] = 1;
     }
   }
-  stats_ = counting;
 }
 
 void Programme::prune_dominated(Layer& layer) const {
