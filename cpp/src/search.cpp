@@ -505,6 +505,7 @@ struct Layer {
 
   void reset(size_t expect) {
     nodes.clear();
+    nodes.reserve(expect);  // (growing by doubling would copy the nodes over and over)
     size_t cap = 16;
     while (cap < expect * 2) cap <<= 1;
     index.assign(cap, -1);
