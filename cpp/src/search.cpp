@@ -850,7 +850,8 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       // choice, with its checks and its count, without the transition lookup).
       if (x.score + in_.suffix[pos + 1] + joker_bound(jr_left, jvu) < floor_) continue;
       if (!opening_reachable(val, pos + 1, jr_left)) continue;
-      const int group_deficit = g != 0 ? std::max(0, need * most_before - members_before - members_after[most_before]) : 0;
+      const int group_deficit =
+          g != 0 ? std::max(0, need * most_before - members_before - members_after[most_before]) : 0;
       if (deficit_others + group_deficit > jr_left + jt_left) continue;
       Node y = x;
       y.parent = static_cast<int32_t>(idx);
@@ -870,14 +871,12 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       for (int yr = 0; yr <= yr_most; ++yr) {
         for (int yt = 0; yt <= yt_most; ++yt) {
           const int yv = labelled(jru + jtu, yr + yt, yr);
-          {
-            const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
-            if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
-            if (!opening_reachable(val + n * (b + yr), pos + 1, jr_left - yr)) continue;
-            // Once the last retrieved joker is placed, every colour's runs are settled.
-            choices[nchoices++] = JokerChoice{yr, yt, yv, jr_left - yr + jt_left - yt, score,
-                                              in_.mode.track_p && jt_left == yt};
-          }
+          const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
+          if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
+          if (!opening_reachable(val + n * (b + yr), pos + 1, jr_left - yr)) continue;
+          // Once the last retrieved joker is placed, every colour's runs are settled.
+          choices[nchoices++] = JokerChoice{yr, yt, yv, jr_left - yr + jt_left - yt, score,
+                                            in_.mode.track_p && jt_left == yt};
         }
       }
       if (nchoices == 0) continue;
@@ -946,22 +945,20 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
       for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
         const int gv = labelled(jru + jtu, gr + gt, gr);
-        {
-          if (stats_ != nullptr) ++stats_->transitions;
-          const int64_t score = x.score + joker_gain(gr, gv, n);
-          if (score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv) < floor_) continue;
-          if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
-          if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
-          Node y = x;
-          y.score = score;
-          y.parent = static_cast<int32_t>(idx);
-          y.info = static_cast<uint32_t>(gr | gt << 4);
-          y.trans = 0;
-          y.dead = false;
-          y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
-          if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
-          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
-        }
+        if (stats_ != nullptr) ++stats_->transitions;
+        const int64_t score = x.score + joker_gain(gr, gv, n);
+        if (score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv) < floor_) continue;
+        if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
+        if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
+        Node y = x;
+        y.score = score;
+        y.parent = static_cast<int32_t>(idx);
+        y.info = static_cast<uint32_t>(gr | gt << 4);
+        y.trans = 0;
+        y.dead = false;
+        y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
+        if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
+        if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
       }
     }
   }
