@@ -36,6 +36,10 @@ BAD: list[tuple[str, Callable[[], Any], type[RummikubError], str]] = [
     ("plays copies", lambda: plays(Table(), TileSet.parse("J J J")), TileCountError, "J"),
     ("plays opened", lambda: plays(Table(), R1, opened=None), RummikubError, "None"),  # type: ignore[arg-type]
     ("plays table+rack", lambda: plays("K9 B9 O9 | K9 B9 O9", "K9"), TileCountError, "K9"),
+    ("plays get int", lambda: plays("R1 R2 R3", "R4").get(42), InvalidNotationError, "42"),  # type: ignore[arg-type]
+    ("plays get list", lambda: plays("R1 R2 R3", "R4").get(["R4"]),  # type: ignore[arg-type]
+     InvalidNotationError, "R4"),
+    ("plays get notation", lambda: plays("R1 R2 R3", "R4").get("R4 X9"), InvalidNotationError, "X9"),
     ("bad notation", lambda: solve("R1 R2 X3", R1), InvalidNotationError, "X3"),
     ("invalid table set", lambda: solve("R1 R2 R4", R1), RummikubError, "R1 R2 R4"),
 ]

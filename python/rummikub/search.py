@@ -306,10 +306,15 @@ class LegalPlays:
             return False
         return self._load().index(tiles._s) >= 0
 
-    def get(self, tiles: TileSet) -> Play | None:
-        """The play placing exactly ``tiles``, or None when that is not legal."""
+    def get(self, tiles: TilesLike) -> Play | None:
+        """The play placing exactly ``tiles`` (a TileSet or its notation), or None when that is not legal.
+
+        >>> str(plays("R1 R2 R3", "R4 R5 K9").get("R4 R5").table)
+        'R1 R2 R3 R4 R5'
+        """
+        ts = _tiles(tiles, self._position[2], "tiles")
         found = self._load()
-        index = found.index(tiles._s) if isinstance(tiles, TileSet) else -1
+        index = found.index(ts._s)
         return None if index < 0 else _play(*found.play(index), self._stats)
 
 
