@@ -628,6 +628,33 @@ class Programme {
       if (li == depth) return ends_legally(layers_[li].nodes[0]);
       const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
       const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
+      const Node& x = layers_[li].nodes[0];
+      // Steps that pass the node on as it is, as colour_step and group_step would, without their set-up:
+      // a group step with no tile promised, and a colour step with nothing to place, no run open, no joker to
+      // place there and no promise pending (checking the joker lookahead as colour_step does).
+      const bool group_idle = c == C && (x.s.misc & kGroupBits) == 0;
+      const int jokers_left = in_.jr - st_jr(x.s) + in_.jt - st_jt(x.s);
+      const bool colour_idle = c < C && in_.tr[c][n] + in_.vt[c][n] + in_.rr[c][n] == 0 && x.s.cs[c] == 0 &&
+                               (x.s.misc & kGroupBits) == 0 && (jokers_left == 0 || !in_.joker_run_ok[c][n]);
+      if (group_idle || colour_idle) {
+        if (colour_idle) {
+          int deficit_others = 0;
+          for (int y = 0; y < C; ++y) deficit_others += y != c ? x.deficit[y] : 0;
+          if (deficit_others > jokers_left) return false;
+          if (stats_ != nullptr) ++stats_->transitions;
+        }
+        Node child = x;
+        child.parent = 0;
+        child.info = 0;
+        child.trans = 0;
+        if (colour_idle) child.deficit[c] = 0;
+        if (stats_ != nullptr) ++stats_->states;
+        if (dead_ends[li + 1].find(child.s) >= 0) return false;
+        layers_[li + 1].nodes.assign(1, child);
+        if (self(self, li + 1)) return true;
+        dead_ends[li + 1].offer(child);
+        return false;
+      }
       if (c < C) {
         colour_step(layers_[li], kids[li], n, c);
       } else {
