@@ -395,13 +395,14 @@ class Table(Sequence[Meld]):
         _set_codes(self, None)
 
     @classmethod
-    def _wrap(cls, melds: tuple[Meld, ...]) -> Table:
-        """A table of ``melds`` (a tuple of Meld objects, trusted: no checks)."""
+    def _wrap(cls, melds: tuple[Meld, ...], codes: tuple[int, ...] | None = None) -> Table:
+        """A table of ``melds`` (a tuple of Meld objects, trusted: no checks), with their search codes when
+        known (a search result's, so that the next search gets them for free)."""
         out = object.__new__(cls)
         _set_melds(out, melds)
         _set_tileset(out, None)
         _set_jokers(out, None)
-        _set_codes(out, None)
+        _set_codes(out, codes)
         return out
 
     @classmethod

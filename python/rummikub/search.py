@@ -24,11 +24,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
-from .meld import Table, _melds_of_codes, _slot_setter, _table_codes
-from .meld import _set_codes as _set_table_codes
-from .meld import _set_jokers as _set_table_jokers
-from .meld import _set_melds as _set_table_melds
-from .meld import _set_tileset as _set_table_tileset
+from .meld import Table, _melds_of_codes, _table_codes
 from .rules import RuleSet
 from .tiles import TileSet
 
@@ -43,7 +39,6 @@ _POLICIES = {
     "replace_from_rack": _core.JokerPolicy.REPLACE_FROM_RACK,
 }
 _STANDARD = RuleSet()
-_set_tileset_core = _slot_setter(TileSet, "_s")
 TableLike = Union[Table, str]
 TilesLike = Union[TileSet, str]
 
@@ -155,17 +150,10 @@ def _stats(states: int, transitions: int, runs: int) -> SearchStats:
 
 def _play(played: _core.TileSet, codes: tuple[int, ...], value: int, stats: SearchStats) -> Play:
     """A Play from the core's compact result: played tiles, the new table's meld codes, the value."""
-    tiles = _new(TileSet)  # TileSet._wrap and Table._wrap, inlined: this runs once per play
-    _set_tileset_core(tiles, played)
-    table = _new(Table)
-    _set_table_melds(table, _melds_of_codes(codes))
-    _set_table_tileset(table, None)
-    _set_table_jokers(table, None)
-    _set_table_codes(table, codes)  # the next search on this table passes them back as they are
     out = _new(Play)  # filled as _stats above
     d = out.__dict__
-    d["tiles"] = tiles
-    d["table"] = table
+    d["tiles"] = TileSet._wrap(played)
+    d["table"] = Table._wrap(_melds_of_codes(codes), codes)  # the next search on this table reuses the codes
     d["value"] = value
     d["stats"] = stats
     return out
