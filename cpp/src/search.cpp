@@ -629,25 +629,16 @@ class Programme {
       const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
       const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
       const Node& x = layers_[li].nodes[0];
-      // Steps that pass the node on as it is, as colour_step and group_step would, without their set-up:
-      // a group step with no tile promised, and a colour step with nothing to place, no run open, no joker to
-      // place there and no promise pending (checking the joker lookahead as colour_step does).
-      const bool group_idle = c == C && (x.s.misc & kGroupBits) == 0;
-      const int jokers_left = in_.jr - st_jr(x.s) + in_.jt - st_jt(x.s);
-      const bool colour_idle = c < C && in_.tr[c][n] + in_.vt[c][n] + in_.rr[c][n] == 0 && x.s.cs[c] == 0 &&
-                               (x.s.misc & kGroupBits) == 0 && (jokers_left == 0 || !in_.joker_run_ok[c][n]);
-      if (group_idle || colour_idle) {
-        if (colour_idle) {
-          int deficit_others = 0;
-          for (int y = 0; y < C; ++y) deficit_others += y != c ? x.deficit[y] : 0;
-          if (deficit_others > jokers_left) return false;
+      // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
+      // tile promised, and an idle colour step (with colour_step's checks and counts).
+      if (c == C ? (x.s.misc & kGroupBits) == 0 : colour_idle(x, n, c)) {
+        Node child;
+        if (c == C) {
+          child = carried(x, 0);
+        } else {
+          if (!carry_through_colour(x, n, c, 0, child)) return false;
           if (stats_ != nullptr) ++stats_->transitions;
         }
-        Node child = x;
-        child.parent = 0;
-        child.info = 0;
-        child.trans = 0;
-        if (colour_idle) child.deficit[c] = 0;
         if (stats_ != nullptr) ++stats_->states;
         if (dead_ends[li + 1].find(child.s) >= 0) return false;
         layers_[li + 1].nodes.assign(1, child);
@@ -767,6 +758,25 @@ class Programme {
     const int32_t at = guide_->layers_[li].find(bare);
     return at >= 0 && guide_->alive_[li][static_cast<size_t>(at)] != 0;
   }
+  // Returns x carried unchanged into the next layer (nothing placed, no run moved) as a child of `parent`.
+  static Node carried(const Node& x, size_t parent) {
+    Node y = x;
+    y.parent = static_cast<int32_t>(parent);
+    y.info = 0;
+    y.trans = 0;
+    y.dead = false;
+    return y;
+  }
+  // Returns true when colour step (n, c) can only carry x on: no tile of (c, n), no run of colour c open,
+  // and no joker that could stand there.
+  bool colour_idle(const Node& x, int n, int c) const {
+    const int jokers_left = in_.jr - st_jr(x.s) + in_.jt - st_jt(x.s);
+    return in_.tr[c][n] + in_.vt[c][n] + in_.rr[c][n] == 0 && x.s.cs[c] == 0 &&
+           (jokers_left == 0 || !in_.joker_run_ok[c][n]);
+  }
+  // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
+  // child (bound, opening value, joker lookahead); returns false when x does not pass them.
+  bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
   // Settles the runs of every colour but c (the last retrieved joker has just been placed).
   void settle_others(State& s, int c) const;
   void group_step(const Layer& from, Layer& to, int n);
@@ -837,6 +847,29 @@ void Programme::settle_others(State& s, int c) const {
   }
 }
 
+bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
+  const int C = in_.p.colours, pos = (n - 1) * C + c;
+  const int jr_left = in_.jr - st_jr(x.s), jt_left = in_.jt - st_jt(x.s);
+  if (x.score + in_.suffix[pos + 1] + joker_bound(jr_left, st_jv(x.s)) < floor_) return false;
+  if (!opening_reachable(st_v(x.s), pos + 1, jr_left)) return false;
+  int deficit = 0;  // the jokers the other colours' runs and the promised groups need for certain
+  for (int k = 0; k < C; ++k) deficit += k != c ? x.deficit[k] : 0;
+  const uint64_t g = x.s.misc & kGroupBits;
+  if (g != 0) {
+    int members = 0, most = 0;
+    for (int k = 0; k < c; ++k) {
+      const int m = g_get(g, k, 0) + g_get(g, k, 1) + g_get(g, k, 2);
+      members += m;
+      most = std::max(most, m);
+    }
+    deficit += std::max(0, std::max(3, in_.mode.L) * most - members - members_after_[n][c][std::min(most, 7)]);
+  }
+  if (deficit > jr_left + jt_left) return false;
+  y = carried(x, parent);
+  y.deficit[c] = 0;
+  return true;
+}
+
 void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   to.reset(from.nodes.size() * 2);
   const int pos = (n - 1) * in_.p.colours + c;
@@ -857,6 +890,14 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
     const Node& x = from.nodes[idx];
     if (x.dead) continue;
+    if (colour_idle(x, n, c)) {
+      // The general path's only choice, with its checks and its count, without the transition lookup.
+      Node y;
+      if (!carry_through_colour(x, n, c, idx, y)) continue;
+      if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+      if (stats_ != nullptr) ++stats_->transitions;
+      continue;
+    }
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
@@ -871,23 +912,6 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
       members_before += k;
       most_before = std::max(most_before, k);
-    }
-    if (a + v + o == 0 && x.s.cs[c] == 0 && yr_most + yt_most == 0) {
-      // Nothing to place and no run of colour c open: the node goes on as it is (the general path's only
-      // choice, with its checks and its count, without the transition lookup).
-      if (x.score + in_.suffix[pos + 1] + joker_bound(jr_left, jvu) < floor_) continue;
-      if (!opening_reachable(val, pos + 1, jr_left)) continue;
-      const int group_deficit =
-          g != 0 ? std::max(0, need * most_before - members_before - members_after[most_before]) : 0;
-      if (deficit_others + group_deficit > jr_left + jt_left) continue;
-      Node y = x;
-      y.parent = static_cast<int32_t>(idx);
-      y.info = 0;
-      y.trans = 0;
-      y.deficit[c] = 0;
-      if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
-      if (stats_ != nullptr) ++stats_->transitions;
-      continue;
     }
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
@@ -961,11 +985,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     const uint64_t g = x.s.misc & kGroupBits;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     if (g == 0) {
-      Node y = x;
-      y.parent = static_cast<int32_t>(idx);
-      y.info = 0;
-      y.trans = 0;
-      y.dead = false;
+      const Node y = carried(x, idx);
       if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
       continue;
     }
