@@ -691,8 +691,8 @@ class Programme {
 
   // Makes this programme a guide: every state is kept (no dominance), and after run(), mark_alive() flags
   // the states of each layer from which a legal end (rack tile or not) can be reached.
-  void keep_dominated() {
-    keep_dominated_ = true;
+  void make_guide() {
+    guide_mode_ = true;
     moves_.assign(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)), {});
   }
   void mark_alive();
@@ -748,7 +748,7 @@ class Programme {
   void colour_step(const Layer& from, Layer& to, int n, int c);
   // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
   void keep(size_t li, size_t parent, int32_t node) {
-    if (keep_dominated_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
+    if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
   }
   // Returns true unless a guide says that a state of layer li can reach no legal end.
   bool viable(size_t li, const State& s) const {
@@ -824,7 +824,7 @@ class Programme {
   uint8_t members_after_[kMaxN][kMaxColours][8] = {};
   std::vector<std::vector<uint8_t>> alive_;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> moves_;  // a guide's moves out of each layer
-  bool keep_dominated_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
+  bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
 
 int Programme::joker_deficit(uint32_t needs, int c, int n) const {
@@ -1010,7 +1010,7 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
     }
   }
   if (stats_ != nullptr) stats_->states += to.nodes.size();
-  if (!keep_dominated_) prune_dominated(to);
+  if (!guide_mode_) prune_dominated(to);
 }
 
 void Programme::mark_alive() {
@@ -1790,7 +1790,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     bare.usage = false;
     bare.require_play = false;
     Programme guide(bare, stats, INT64_MIN, limit);
-    guide.keep_dominated();
+    guide.make_guide();
     guide.run();
     if (guide.exceeded()) return PlaysStatus::TooMany;
     guide.mark_alive();
