@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -185,3 +186,22 @@ def test_iteration_crosses_chunks_in_order() -> None:
     got = iter(ps)
     assert [next(got) for _ in range(70)] == listed[:70]
     assert [ps.get(q.tiles) for q in listed[60:70]] == listed[60:70]
+
+
+def test_tables_are_built_on_request_and_survive_other_searches() -> None:
+    # the core lists the plays at once but builds a play's table only when it is first asked for, from the
+    # search layers the list keeps: searches in between (which reuse the core's scratch memory and memos) and
+    # another thread change nothing
+    positions = class_positions("medium", 6, base_seed=10_000)
+    expected = [list(plays(p.table, p.rack, rules=p.rules)) for p in positions]
+    pending = [plays(p.table, p.rack, rules=p.rules) for p in positions]
+    assert [len(ps) for ps in pending] == [len(e) for e in expected]
+    for p in class_positions("large", 20) + class_positions("medium", 20, base_seed=20_000):
+        solve(p.table, p.rack, rules=p.rules, opened=p.opened, objective=p.objective)
+        len(plays(p.table, p.rack, rules=p.rules))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        got = pool.submit(lambda: [list(ps) for ps in pending]).result()
+    assert got == expected
+    for p, listed in zip(positions, got):
+        for q in listed:
+            assert q.table.tiles() == p.table.tiles() | q.tiles

@@ -138,54 +138,52 @@ struct TileSetHash {
 };
 
 // The result of all_plays, kept in C++: Python asks for the count, one play, or the index of a tile set
-// without a Python object per play being built up front.
+// without a Python object per play being built up front (and the core builds a play's table only when asked).
 class PlayList {
  public:
-  explicit PlayList(std::vector<PlayResult> plays) : plays_(std::move(plays)) {}
+  explicit PlayList(PlayEnumeration plays) : plays_(std::move(plays)) {}
 
   py::ssize_t size() const { return static_cast<py::ssize_t>(plays_.size()); }
 
-  const PlayResult& at(py::ssize_t i) const {
+  const PlayResult& at(py::ssize_t i) {
     if (i < 0) i += size();
     if (i < 0 || i >= size()) throw py::index_error("play index out of range");
-    return plays_[static_cast<size_t>(i)];
+    return plays_.at(static_cast<size_t>(i));
   }
 
   // The index of the play placing exactly `tiles`, or -1 (the lookup table is built on first use).
   py::ssize_t index(const TileSet& tiles) {
     if (plays_.size() <= 8) {
       for (size_t i = 0; i < plays_.size(); ++i) {
-        if (plays_[i].played == tiles) return static_cast<py::ssize_t>(i);
+        if (plays_.played(i) == tiles) return static_cast<py::ssize_t>(i);
       }
       return -1;
     }
     if (by_played_.empty()) {
       by_played_.reserve(plays_.size());
-      for (size_t i = 0; i < plays_.size(); ++i) by_played_.emplace(plays_[i].played, i);
+      for (size_t i = 0; i < plays_.size(); ++i) by_played_.emplace(plays_.played(i), i);
     }
     auto it = by_played_.find(tiles);
     return it == by_played_.end() ? -1 : static_cast<py::ssize_t>(it->second);
   }
 
   // Plays start..stop-1 (clipped to the list) as play tuples: iteration fetches a chunk per call.
-  py::typing::List<PlayTuple> slice(py::ssize_t start, py::ssize_t stop) const {
+  py::typing::List<PlayTuple> slice(py::ssize_t start, py::ssize_t stop) {
     start = std::max<py::ssize_t>(0, std::min(start, size()));
     stop = std::max(start, std::min(stop, size()));
     py::typing::List<PlayTuple> out(static_cast<size_t>(stop - start));
-    for (py::ssize_t i = start; i < stop; ++i) {
-      out[static_cast<size_t>(i - start)] = play_tuple(plays_[static_cast<size_t>(i)]);
-    }
+    for (py::ssize_t i = start; i < stop; ++i) out[static_cast<size_t>(i - start)] = play_tuple(at(i));
     return out;
   }
 
   py::typing::List<TileSet> played() const {
     py::typing::List<TileSet> out(plays_.size());
-    for (size_t i = 0; i < plays_.size(); ++i) out[i] = py::cast(plays_[i].played);
+    for (size_t i = 0; i < plays_.size(); ++i) out[i] = py::cast(plays_.played(i));
     return out;
   }
 
  private:
-  std::vector<PlayResult> plays_;
+  PlayEnumeration plays_;
   std::unordered_map<TileSet, size_t, TileSetHash> by_played_;
 };
 
@@ -222,9 +220,9 @@ void register_search(py::module_& m) {
 
   py::class_<PlayList>(m, "PlayList",
                        "Every legal play of a position, kept in the core: a play is read by index as (played "
-                       "tiles, meld codes of the new table, value).")
+                       "tiles, meld codes of the new table, value); its table is built when first read.")
       .def("__len__", &PlayList::size)
-      .def("play", [](const PlayList& l, py::ssize_t i) { return play_tuple(l.at(i)); }, py::arg("index"),
+      .def("play", [](PlayList& l, py::ssize_t i) { return play_tuple(l.at(i)); }, py::arg("index"),
            "Play number `index` as (played tiles, meld codes of the new table, value).")
       .def("slice", &PlayList::slice, py::arg("start"), py::arg("stop"),
            "Plays start..stop-1 (clipped to the list) as play tuples.")
@@ -286,7 +284,7 @@ void register_search(py::module_& m) {
         const std::vector<Meld> table = melds_of_codes(table_codes);
         require_table(table, rules.p);
         require_position(table_tiles(table), rack, rules.p);
-        std::vector<PlayResult> out;
+        PlayEnumeration out;
         SearchStats stats;
         PlaysStatus status;
         {

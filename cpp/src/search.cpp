@@ -9,6 +9,14 @@
 #include <cstdio>
 #endif
 
+// Forces a lambda inline (a step's expansion is called from two places, and out of line it would reach every
+// constant it uses through its closure).
+#if defined(__GNUC__)
+#define RUMMIKUB_INLINE __attribute__((always_inline))
+#else
+#define RUMMIKUB_INLINE
+#endif
+
 namespace rummikub {
 namespace {
 
@@ -129,8 +137,8 @@ inline uint64_t settle_word(uint64_t s, const Mode& m) {
 // 1 + slot continues with that slot); the rest of the slots start new runs.
 struct Trans {
   uint64_t next;
-  uint64_t actions;
-  uint32_t needs;  // needs_of(next), for the joker lookahead
+  uint32_t actions;  // 3 bits for each of at most 8 old runs
+  uint32_t needs;    // needs_of(next), for the joker lookahead
 };
 using TransList = std::vector<Trans>;
 
@@ -176,13 +184,10 @@ void trim_memo() {
 // when no retrieved joker is left to place after this number (the next states are then settled).
 // Dominated moves are left out: ending a run while a new run starts in the same colour is never better
 // than continuing the old run with that slot (the longer run, holding at least as many rack tiles, can
-// do all the new one can). Returns the pool index of the first record and the count.
-std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, const int slots[kSlots], const Mode& m,
-                                          bool settled) {
-  uint32_t rest = m.id() << 16 | static_cast<uint32_t>(settled) << 25;
-  for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
-  TransCache::Entry* hit = memo.find(state, rest);
-  if (hit->rest != 0) return {hit->begin, hit->count};
+// do all the new one can). Returns the pool index of the first record and the count. (This builds the memo
+// entry; transitions() below looks it up first.)
+std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state, uint32_t rest, const int slots[kSlots],
+                                               const Mode& m, bool settled) {
   TransList out;
   uint8_t old[8];
   const int k = unpack(state, old);
@@ -213,8 +218,8 @@ std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, cons
     for (const Trans& t : out) {
       if (t.next == ns) return;
     }
-    uint64_t a = 0;
-    for (int j = 0; j < k; ++j) a |= static_cast<uint64_t>(act[j]) << (3 * j);
+    uint32_t a = 0;
+    for (int j = 0; j < k; ++j) a |= static_cast<uint32_t>(act[j]) << (3 * j);
     out.push_back(Trans{ns, a, needs_of(ns, m)});
   };
   // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
@@ -244,6 +249,14 @@ std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, cons
   ++memo.used;
   memo.pool.insert(memo.pool.end(), out.begin(), out.end());
   return {e->begin, e->count};
+}
+inline std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, const int slots[kSlots],
+                                                 const Mode& m, bool settled) {
+  uint32_t rest = m.id() << 16 | static_cast<uint32_t>(settled) << 25;
+  for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
+  const TransCache::Entry* hit = memo.find(state, rest);
+  if (hit->rest != 0) return {hit->begin, hit->count};
+  return make_transitions(memo, state, rest, slots, m, settled);
 }
 
 // The tiles of one number promised to groups: per colour 3-bit counts of table tiles, staying
@@ -492,7 +505,8 @@ struct Node {
   int64_t score;
   int32_t parent;
   uint32_t info;         // colour step: b, ga, gv, gb, yR, yT (4 bits each); group step: gR, gT
-  uint32_t trans;        // colour step: how the runs moved (index into the transition pool)
+  uint32_t actions;      // colour step: how the runs moved (Trans::actions; kept in the node, so that a play
+                         // can be rebuilt after the transition memo was trimmed)
   bool dead;             // dominated by another node of its layer: not expanded
   uint8_t deficit[kMaxColours];  // each colour's joker_deficit as of its last colour step (depends on s alone)
 };
@@ -686,6 +700,12 @@ class Programme {
   }
 
   const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
+  // Returns the nodes the layers hold.
+  size_t held() const {
+    size_t n = 0;
+    for (size_t k = 0; k <= last_ && k < layers_.size(); ++k) n += layers_[k].nodes.size();
+    return n;
+  }
   // Returns true when the run stopped at its node limit (its finals are then empty).
   bool exceeded() const { return exceeded_; }
 
@@ -763,7 +783,7 @@ class Programme {
     Node y = x;
     y.parent = static_cast<int32_t>(parent);
     y.info = 0;
-    y.trans = 0;
+    y.actions = 0;
     y.dead = false;
     return y;
   }
@@ -780,6 +800,10 @@ class Programme {
   // Settles the runs of every colour but c (the last retrieved joker has just been placed).
   void settle_others(State& s, int c) const;
   void group_step(const Layer& from, Layer& to, int n);
+  // Offers to `to` (layer to_layer) the children that expand(x, idx, sink) passes to sink for each live node x
+  // of `from`, keeping only viable ones and recording the moves of a guide.
+  template <class Expand>
+  void expand_layer(const Layer& from, Layer& to, size_t to_layer, Expand&& expand);
 
   // Returns how many of y free jokers placed now (yr of them from the rack), after `placed` earlier ones, are
   // labelled as P's for value. P's jokers count at the highest slots any free joker takes (the contract), and
@@ -827,7 +851,7 @@ class Programme {
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
 
-int Programme::joker_deficit(uint32_t needs, int c, int n) const {
+inline int Programme::joker_deficit(uint32_t needs, int c, int n) const {
   constexpr int kNever = 255;
   const int N = in_.p.numbers;
   if (n == N) return (needs & 0xFF) != 0 ? kNever : 0;
@@ -887,17 +911,8 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
   TransCache& memo = g_trans;  // one thread-local lookup (each costs a call in a shared library)
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   const uint8_t* members_after = members_after_[n][c];
-  for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
-    const Node& x = from.nodes[idx];
-    if (x.dead) continue;
-    if (colour_idle(x, n, c)) {
-      // The general path's only choice, with its checks and its count, without the transition lookup.
-      Node y;
-      if (!carry_through_colour(x, n, c, idx, y)) continue;
-      if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
-      if (stats_ != nullptr) ++stats_->transitions;
-      continue;
-    }
+  // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
+  auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
@@ -958,14 +973,14 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
                 const Trans& t = memo.pool[ti];
                 const int deficit = joker_deficit(t.needs, c, n);
                 if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
-                Node y{x.s, ch.score, static_cast<int32_t>(idx), info, ti, false, {}};
+                Node y{x.s, ch.score, static_cast<int32_t>(idx), info, t.actions, false, {}};
                 std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
                 y.deficit[c] = static_cast<uint8_t>(deficit);
                 y.s.cs[c] = t.next;
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
                 y.s.mask = mask;
                 y.s.misc = misc;
-                if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+                sink(y);
               }
               if (stats_ != nullptr) stats_->transitions += tcount;
             }
@@ -973,21 +988,30 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
         }
       }
     }
-  }
+  };
+  expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
+    if (colour_idle(x, n, c)) {
+      // The general path's only choice, with its checks and its count, without the transition lookup.
+      Node y;
+      if (!carry_through_colour(x, n, c, idx, y)) return;
+      if (stats_ != nullptr) ++stats_->transitions;
+      sink(y);
+    } else {
+      expand(x, idx, sink);
+    }
+  });
   if (stats_ != nullptr) stats_->states += to.nodes.size();
 }
 
 void Programme::group_step(const Layer& from, Layer& to, int n) {
   to.reset(from.nodes.size());
   const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
-  for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
-    const Node& x = from.nodes[idx];
+  expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kGroupBits;
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     if (g == 0) {
-      const Node y = carried(x, idx);
-      if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
-      continue;
+      sink(carried(x, idx));
+      return;
     }
     for (int gr = 0; gr <= in_.jr - jru; ++gr) {
       for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
@@ -1001,16 +1025,79 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
         y.score = score;
         y.parent = static_cast<int32_t>(idx);
         y.info = static_cast<uint32_t>(gr | gt << 4);
-        y.trans = 0;
+        y.actions = 0;
         y.dead = false;
         y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
         if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
-        if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+        sink(y);
       }
     }
-  }
+  });
   if (stats_ != nullptr) stats_->states += to.nodes.size();
   if (!guide_mode_) prune_dominated(to);
+}
+
+template <class Expand>
+void Programme::expand_layer(const Layer& from, Layer& to, size_t to_layer, Expand&& expand) {
+  // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
+  // differ only in mask, score and parent. The first node of each such state expands; the others copy its
+  // children (the same children in the same order: the result is the same as expanding each).
+  if (!in_.usage || floor_ != INT64_MIN) {
+    for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
+      const Node& x = from.nodes[idx];
+      if (x.dead) continue;
+      expand(x, idx, [&](const Node& y) {
+        if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+      });
+    }
+    return;
+  }
+  struct Shared {
+    size_t first;       // the node that expanded
+    size_t begin, end;  // its children in `made`
+    uint64_t transitions;
+  };
+  thread_local std::vector<Node> made;
+  thread_local std::vector<Shared> shared;
+  thread_local std::vector<int32_t> by_state;  // open addressing: state without mask -> entry of `shared`
+  made.clear();
+  shared.clear();
+  size_t cap = 16;
+  while (cap < from.nodes.size() * 2) cap <<= 1;
+  by_state.assign(cap, -1);
+  for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
+    const Node& x = from.nodes[idx];
+    if (x.dead) continue;
+    State bare = x.s;
+    bare.mask = 0;
+    size_t i = Layer::hash(bare) & (cap - 1);
+    for (; by_state[i] >= 0; i = (i + 1) & (cap - 1)) {
+      State other = from.nodes[shared[static_cast<size_t>(by_state[i])].first].s;
+      other.mask = 0;
+      if (other == bare) break;
+    }
+    if (by_state[i] < 0) {
+      by_state[i] = static_cast<int32_t>(shared.size());
+      const uint64_t before = stats_ != nullptr ? stats_->transitions : 0;
+      const size_t begin = made.size();
+      expand(x, idx, [&](const Node& y) {
+        if (viable(to_layer, y.s)) made.push_back(y);
+      });
+      shared.push_back(Shared{idx, begin, made.size(), stats_ != nullptr ? stats_->transitions - before : 0});
+      for (size_t k = begin; k < made.size(); ++k) to.offer(made[k]);
+      continue;
+    }
+    const Shared& sh = shared[static_cast<size_t>(by_state[i])];
+    const Node& first = from.nodes[sh.first];
+    for (size_t k = sh.begin; k < sh.end; ++k) {
+      Node y = made[k];
+      y.score += x.score - first.score;
+      y.parent = static_cast<int32_t>(idx);
+      y.s.mask = x.s.mask | (y.s.mask & ~first.s.mask);  // the rack tiles this step adds
+      to.offer(y);
+    }
+    if (stats_ != nullptr) stats_->transitions += sh.transitions;
+  }
 }
 
 void Programme::mark_alive() {
@@ -1182,7 +1269,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, yr, yt};
       // The runs that go on are compacted to the front in place (their order kept), then new runs follow.
       RunList& next = runs[c];
-      const uint64_t actions = g_trans.pool[x.trans].actions;
+      const uint32_t actions = x.actions;
       const int old_size = next.size;
       next.size = 0;
       for (int j = 0; j < old_size; ++j) {
@@ -1760,18 +1847,58 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
   return best_of(inputs, no_melds, untouched, out, stats, node_limit);
 }
 
+// Past this many states (about 80 bytes each), all_plays builds every play at once rather than keep its layers.
+constexpr size_t kKeptStates = size_t{1} << 17;
+
+// The plays found and what rebuilds them: the inputs (which the programmes refer to) and the programmes.
+struct PlayEnumeration::Impl {
+  std::vector<Input> inputs;
+  std::vector<Programme> progs;
+  std::vector<Meld> table;
+  bool untouched = false;
+  struct Where {
+    size_t prog, node;
+    bool built;
+  };
+  std::vector<PlayResult> plays;  // played, key and tiles at once; table and value once built
+  std::vector<Where> where;
+  size_t unbuilt = 0;
+
+  void build(size_t i) {
+    Where& w = where[i];
+    if (w.built) return;
+    plays[i] = make_result(progs[w.prog], w.node, table, untouched);
+    w.built = true;
+    if (--unbuilt == 0) progs.clear();  // every play is built: the layers can go
+  }
+};
+
+PlayEnumeration::PlayEnumeration() = default;
+PlayEnumeration::PlayEnumeration(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PlayEnumeration::PlayEnumeration(PlayEnumeration&&) noexcept = default;
+PlayEnumeration& PlayEnumeration::operator=(PlayEnumeration&&) noexcept = default;
+PlayEnumeration::~PlayEnumeration() = default;
+std::size_t PlayEnumeration::size() const { return impl_ ? impl_->plays.size() : 0; }
+const TileSet& PlayEnumeration::played(std::size_t i) const { return impl_->plays[i].played; }
+const PlayResult& PlayEnumeration::at(std::size_t i) {
+  impl_->build(i);
+  return impl_->plays[i];
+}
+
 PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-                      std::vector<PlayResult>& out, SearchStats* stats, size_t node_limit) {
+                      PlayEnumeration& result, SearchStats* stats, size_t node_limit) {
   trim_memo();
-  out.clear();
+  result = PlayEnumeration();
   TileSet table_tiles;
   if (!position_ok(table, rack, rules, table_tiles)) return PlaysStatus::BadPosition;
   TileSet numbered = rack;
   numbered.jokers = 0;
   if (numbered.size() > 64) return PlaysStatus::RackTooLarge;
-  bool untouched = false;
-  const std::vector<Input> inputs =
-      position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, untouched, stats);
+  auto impl = std::make_unique<PlayEnumeration::Impl>();
+  impl->inputs = position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, impl->untouched, stats);
+  impl->table = table;
+  const std::vector<Input>& inputs = impl->inputs;  // not resized from here on: the programmes refer to them
+  std::vector<Programme>& progs = impl->progs;
   struct Best {
     int64_t score;
     size_t input, node;
@@ -1779,7 +1906,6 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   // The best arrangement of each distinct play, keyed by (rack tiles used, rack jokers used).
   std::unordered_map<uint64_t, std::pair<int, Best>> by_mask;
   std::vector<std::pair<uint64_t, int>> order;  // first-seen order of the keys: deterministic output
-  std::vector<Programme> progs;
   progs.reserve(inputs.size());
   size_t held = 0;
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
@@ -1814,18 +1940,53 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       }
     }
   }
-  std::vector<Best> best;
-  best.reserve(order.size());
-  for (const auto& [mask, jr] : order) best.push_back(by_mask.at(mask * 8 + static_cast<uint64_t>(jr)).second);
-  out.reserve(best.size());
-  for (const Best& b : best) out.push_back(make_result(progs[b.input], b.node, table, untouched));
-  std::sort(out.begin(), out.end(), [](const PlayResult& a, const PlayResult& b) {
+  // The played tiles of a play follow from its usage mask: bit Input::bit[c][n] + k stands for copy k of (c, n).
+  int tile_of_bit[64];
+  for (int c = 0; c < rules.p.colours; ++c) {
+    for (int n = 1; n <= rules.p.numbers; ++n) {
+      for (int k = 0; k < rack.at(c, n); ++k) tile_of_bit[inputs.empty() ? 0 : inputs[0].bit[c][n] + k] = tile_code(c, n);
+    }
+  }
+  std::vector<PlayResult> plays;
+  std::vector<PlayEnumeration::Impl::Where> where;
+  plays.reserve(order.size());
+  where.reserve(order.size());
+  for (const auto& [mask, jr] : order) {
+    const Best& b = by_mask.at(mask * 8 + static_cast<uint64_t>(jr)).second;
+    PlayResult r;
+    for (uint64_t m = mask; m != 0; m &= m - 1) r.played.add(tile_of_bit[__builtin_ctzll(m)]);
+    r.played.jokers = jr;
+    r.key = b.score;
+    r.tiles = r.played.size();
+    plays.push_back(std::move(r));
+    where.push_back(PlayEnumeration::Impl::Where{b.input, b.node, false});
+  }
+  // Best first: by key, then the played tiles' canonical order.
+  std::vector<size_t> rank(plays.size());
+  for (size_t i = 0; i < rank.size(); ++i) rank[i] = i;
+  std::sort(rank.begin(), rank.end(), [&](size_t x, size_t y) {
+    const PlayResult& a = plays[x];
+    const PlayResult& b = plays[y];
     if (a.key != b.key) return a.key > b.key;
     for (int c = 0; c < kMaxColours; ++c) {
       if (a.played.w[c] != b.played.w[c]) return a.played.w[c] < b.played.w[c];
     }
     return a.played.jokers < b.played.jokers;
   });
+  for (size_t i : rank) {
+    impl->plays.push_back(std::move(plays[i]));
+    impl->where.push_back(where[i]);
+  }
+  impl->unbuilt = impl->plays.size();
+  size_t kept = 0;
+  for (const Programme& prog : progs) kept += prog.held();
+  if (impl->unbuilt == 0) {
+    progs.clear();
+  } else if (kept > kKeptStates) {
+    // A large search: build every play now rather than hold its layers.
+    for (size_t i = 0; i < impl->plays.size(); ++i) impl->build(i);
+  }
+  result = PlayEnumeration(std::move(impl));
   return PlaysStatus::Ok;
 }
 

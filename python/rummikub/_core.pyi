@@ -263,7 +263,7 @@ class SearchRules:
         ...
 class PlayList:
     """
-    Every legal play of a position, kept in the core: a play is read by index as (played tiles, meld codes of the new table, value).
+    Every legal play of a position, kept in the core: a play is read by index as (played tiles, meld codes of the new table, value); its table is built when first read.
     """
     def __len__(self) -> int:
         ...

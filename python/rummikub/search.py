@@ -236,7 +236,8 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
 
 
 class LegalPlays:
-    """Every distinct legal play of a position (distinct multisets of rack tiles), computed on first use.
+    """Every distinct legal play of a position (distinct multisets of rack tiles), computed on first use;
+    the core builds a play's new table only when that play is first read.
 
     Iterates best first (most tiles, then most value), supports ``len``, ``bool`` and ``in`` (with a
     TileSet of rack tiles).

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "rummikub/meld.h"
@@ -80,10 +81,33 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
 
 enum class PlaysStatus : uint8_t { Ok = 0, BadPosition, RackTooLarge, TooMany };
 
+// Every distinct legal play of a position, as all_plays lists them. The played tiles and key of each play
+// are known at once; its arrangement (the new table and value) is rebuilt from the search's layers when
+// first asked for. The list keeps those layers until every play was built or the list is destroyed (after a
+// large search it builds every play at once and lets the layers go). Not for two threads at once.
+class PlayEnumeration {
+ public:
+  struct Impl;  // defined with the search
+  PlayEnumeration();
+  explicit PlayEnumeration(std::unique_ptr<Impl> impl);
+  PlayEnumeration(PlayEnumeration&&) noexcept;
+  PlayEnumeration& operator=(PlayEnumeration&&) noexcept;
+  ~PlayEnumeration();
+
+  std::size_t size() const;
+  // The rack tiles play i places.
+  const TileSet& played(std::size_t i) const;
+  // The whole play i (its table and value built on first request). i < size().
+  const PlayResult& at(std::size_t i);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // Every distinct legal play (distinct multiset of rack tiles), each with one arrangement, best first
 // by the `tiles` objective key, then canonical order of the played tiles. Needs at most 64 numbered
 // rack tiles; with node_limit > 0, gives up (TooMany) once the programmes hold more nodes than that.
 PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
-                      std::vector<PlayResult>& out, SearchStats* stats, std::size_t node_limit = 0);
+                      PlayEnumeration& out, SearchStats* stats, std::size_t node_limit = 0);
 
 }  // namespace rummikub
