@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <memory>
 #include <unordered_map>
 #ifdef RUMMIKUB_TRACE
 #include <cstdio>
@@ -509,6 +510,11 @@ struct Node {
                          // can be rebuilt after the transition memo was trimmed)
   bool dead;             // dominated by another node of its layer: not expanded
   uint8_t deficit[kMaxColours];  // each colour's joker_deficit as of its last colour step (depends on s alone)
+  // Deepening (Programme::run again at a lower floor): the children whose bound reaches `ceiling` were offered
+  // already (INT64_MAX: the node is new or its score rose since it was expanded, so none were), and `pending`
+  // is the highest bound of a child left below the floor (INT64_MIN: none).
+  int64_t ceiling = INT64_MAX;
+  int64_t pending = INT64_MIN;
 };
 
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
@@ -589,24 +595,36 @@ class Programme {
     }
   }
 
-  // Runs the sweep; afterwards finals() lists the nodes that end legally.
+  // Runs the sweep; afterwards finals() lists the nodes that end legally. After set_floor() with a lower floor,
+  // run() again deepens: it keeps every node and expands only what the lower floor adds (new or improved nodes,
+  // and children left below the old floor), which gives the same finals as a fresh sweep at the lower floor.
   void run() {
     const int N = in_.p.numbers, C = in_.p.colours;
-    start();
+    if (ready_ == 0) {
+      start();
+      ready_ = 1;
+    }
     size_t li = 0, held = 1;
+    auto next = [&](size_t expect) -> Layer& {  // layer li + 1, started on first use
+      if (li + 1 >= ready_) {
+        layers_[li + 1].reset(expect);
+        ready_ = li + 2;
+      }
+      return layers_[li + 1];
+    };
     for (int n = 1; n <= N; ++n) {
       for (int c = 0; c < C; ++c, ++li) {
-        colour_step(layers_[li], layers_[li + 1], n, c);
+        colour_step(layers_[li], next(layers_[li].nodes.size() * 2), n, c);
         held += layers_[li + 1].nodes.size();
       }
-      group_step(layers_[li], layers_[li + 1], n);
+      group_step(layers_[li], next(layers_[li].nodes.size()), n);
       held += layers_[li + 1].nodes.size();
       ++li;
       exceeded_ = node_limit_ != 0 && held > node_limit_;
       if (exceeded_ || layers_[li].nodes.empty()) {
         // No legal end (past the limit, the caller reports it; an empty layer has no successors).
-        layers_.back().nodes.clear();
         li = layers_.size() - 1;
+        if (li >= ready_) layers_[li].nodes.clear();  // (not started: what it holds is another run's)
         break;
       }
     }
@@ -660,6 +678,7 @@ class Programme {
         dead_ends[li + 1].offer(child);
         return false;
       }
+      kids[li].reset(2);
       if (c < C) {
         colour_step(layers_[li], kids[li], n, c);
       } else {
@@ -708,6 +727,8 @@ class Programme {
   }
   // Returns true when the run stopped at its node limit (its finals are then empty).
   bool exceeded() const { return exceeded_; }
+  // Lowers the floor for the next run() (which then deepens this one).
+  void set_floor(int64_t floor) { floor_ = floor; }
 
   // Makes this programme a guide: every state is kept (no dominance), and after run(), mark_alive() flags
   // the states of each layer from which a legal end (rack tile or not) can be reached.
@@ -765,7 +786,7 @@ class Programme {
     }
     return true;
   }
-  void colour_step(const Layer& from, Layer& to, int n, int c);
+  void colour_step(Layer& from, Layer& to, int n, int c);
   // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
   void keep(size_t li, size_t parent, int32_t node) {
     if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
@@ -785,6 +806,8 @@ class Programme {
     y.info = 0;
     y.actions = 0;
     y.dead = false;
+    y.ceiling = INT64_MAX;
+    y.pending = INT64_MIN;
     return y;
   }
   // Returns true when colour step (n, c) can only carry x on: no tile of (c, n), no run of colour c open,
@@ -799,11 +822,11 @@ class Programme {
   bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
   // Settles the runs of every colour but c (the last retrieved joker has just been placed).
   void settle_others(State& s, int c) const;
-  void group_step(const Layer& from, Layer& to, int n);
+  void group_step(Layer& from, Layer& to, int n);
   // Offers to `to` (layer to_layer) the children that expand(x, idx, sink) passes to sink for each live node x
   // of `from`, keeping only viable ones and recording the moves of a guide.
   template <class Expand>
-  void expand_layer(const Layer& from, Layer& to, size_t to_layer, Expand&& expand);
+  void expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand);
 
   // Returns how many of y free jokers placed now (yr of them from the rack), after `placed` earlier ones, are
   // labelled as P's for value. P's jokers count at the highest slots any free joker takes (the contract), and
@@ -833,9 +856,22 @@ class Programme {
   // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.
   int joker_deficit(uint32_t needs, int c, int n) const;
 
+  // Returns true when a child with this bound is to be offered at this pass: it reaches the floor, and it was not
+  // offered at an earlier pass (the expanding node's ceiling_); a bound below the floor raises pending_.
+  bool take(int64_t bound) const {
+    if (bound < floor_) {
+      pending_ = std::max(pending_, bound);
+      return false;
+    }
+    return bound < ceiling_;
+  }
+
   const Input& in_;
   SearchStats* stats_;
   int64_t floor_;
+  mutable int64_t ceiling_ = INT64_MAX;  // of the node being expanded (see Node::ceiling)
+  mutable int64_t pending_ = INT64_MIN;  // the highest bound left below the floor by its expansion so far
+  size_t ready_ = 0;                     // layers that hold this programme's nodes (run() starts them as it goes)
   size_t node_limit_;
   bool exceeded_ = false;
   std::vector<Layer> layers_;
@@ -874,7 +910,7 @@ void Programme::settle_others(State& s, int c) const {
 bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
   const int C = in_.p.colours, pos = (n - 1) * C + c;
   const int jr_left = in_.jr - st_jr(x.s), jt_left = in_.jt - st_jt(x.s);
-  if (x.score + in_.suffix[pos + 1] + joker_bound(jr_left, st_jv(x.s)) < floor_) return false;
+  if (!take(x.score + in_.suffix[pos + 1] + joker_bound(jr_left, st_jv(x.s)))) return false;
   if (!opening_reachable(st_v(x.s), pos + 1, jr_left)) return false;
   int deficit = 0;  // the jokers the other colours' runs and the promised groups need for certain
   for (int k = 0; k < C; ++k) deficit += k != c ? x.deficit[k] : 0;
@@ -894,8 +930,8 @@ bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent,
   return true;
 }
 
-void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
-  to.reset(from.nodes.size() * 2);
+void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
+  const size_t before = to.nodes.size();
   const int pos = (n - 1) * in_.p.colours + c;
   const int C = in_.p.colours, need = std::max(3, in_.mode.L);
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
@@ -938,7 +974,7 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
         for (int yt = 0; yt <= yt_most; ++yt) {
           const int yv = labelled(jru + jtu, yr + yt, yr);
           const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
-          if (score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv) < floor_) continue;
+          if (!take(score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv))) continue;
           if (!opening_reachable(val + n * (b + yr), pos + 1, jr_left - yr)) continue;
           // Once the last retrieved joker is placed, every colour's runs are settled.
           choices[nchoices++] = JokerChoice{yr, yt, yv, jr_left - yr + jt_left - yt, score,
@@ -1000,11 +1036,11 @@ void Programme::colour_step(const Layer& from, Layer& to, int n, int c) {
       expand(x, idx, sink);
     }
   });
-  if (stats_ != nullptr) stats_->states += to.nodes.size();
+  if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
 }
 
-void Programme::group_step(const Layer& from, Layer& to, int n) {
-  to.reset(from.nodes.size());
+void Programme::group_step(Layer& from, Layer& to, int n) {
+  const size_t before = to.nodes.size();
   const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kGroupBits;
@@ -1018,40 +1054,42 @@ void Programme::group_step(const Layer& from, Layer& to, int n) {
         const int gv = labelled(jru + jtu, gr + gt, gr);
         if (stats_ != nullptr) ++stats_->transitions;
         const int64_t score = x.score + joker_gain(gr, gv, n);
-        if (score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv) < floor_) continue;
+        if (!take(score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv))) continue;
         if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
         if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
-        Node y = x;
+        Node y = carried(x, idx);
         y.score = score;
-        y.parent = static_cast<int32_t>(idx);
         y.info = static_cast<uint32_t>(gr | gt << 4);
-        y.actions = 0;
-        y.dead = false;
         y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
         if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
         sink(y);
       }
     }
   });
-  if (stats_ != nullptr) stats_->states += to.nodes.size();
+  if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
   if (!guide_mode_) prune_dominated(to);
 }
 
 template <class Expand>
-void Programme::expand_layer(const Layer& from, Layer& to, size_t to_layer, Expand&& expand) {
+void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand) {
   // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
   if (!in_.usage || floor_ != INT64_MIN) {
     for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
-      const Node& x = from.nodes[idx];
-      if (x.dead) continue;
+      Node& x = from.nodes[idx];
+      if (x.dead || (x.ceiling != INT64_MAX && x.pending < floor_)) continue;  // nothing new at this floor
+      ceiling_ = x.ceiling;
+      pending_ = INT64_MIN;
       expand(x, idx, [&](const Node& y) {
         if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
       });
+      x.ceiling = floor_;
+      x.pending = pending_;
     }
     return;
   }
+  ceiling_ = INT64_MAX;
   struct Shared {
     size_t first;       // the node that expanded
     size_t begin, end;  // its children in `made`
@@ -1791,9 +1829,11 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
   }
   // The inputs deepen together: each pass lowers every open input's floor, so no input is searched at a floor
   // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
-  // was searched down to the floor that would beat the best play.
+  // was searched down to the floor that would beat the best play. Each open input keeps its programme from
+  // pass to pass: a pass expands only what its lower floor adds.
   bool found = false;
   std::vector<uint8_t> closed(inputs.size(), 0);
+  std::vector<std::unique_ptr<Programme>> progs(inputs.size());
   for (int64_t delta = int64_t{1} << 20;; delta *= 4) {
     bool open = false;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -1803,10 +1843,16 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
       const int64_t ub = root_bound(in);
       if (ub < lo) {
         closed[i] = 1;
+        progs[i].reset();
         continue;
       }
       const int64_t floor = std::max(lo, ub - delta);
-      Programme prog(in, stats, floor, node_limit);
+      if (progs[i] == nullptr) {
+        progs[i] = std::make_unique<Programme>(in, stats, floor, node_limit);
+      } else {
+        progs[i]->set_floor(floor);
+      }
+      Programme& prog = *progs[i];
       prog.run();
       if (prog.exceeded()) {
         if (stats != nullptr) stats->limited = 1;
@@ -1824,6 +1870,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
         found = true;
       }
       closed[i] = any || floor == lo ? 1 : 0;
+      if (closed[i] != 0) progs[i].reset();
       open |= closed[i] == 0;
     }
     if (!open) return found;
