@@ -1828,13 +1828,17 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     if (direct >= 0) return direct == 1;
   }
   // The inputs deepen together: each pass lowers every open input's floor, so no input is searched at a floor
-  // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
+  // looser than the best play found so far needs. The floor goes down by one unit (a tile of the tiles objective,
+  // a point of value otherwise) for the first four passes, then doubles its distance to the bound: a pass costs
+  // only what its lower floor adds, and most positions lose one to four tiles from the bound. An input is closed once it gave its best play, or once it
   // was searched down to the floor that would beat the best play. Each open input keeps its programme from
   // pass to pass: a pass expands only what its lower floor adds.
   bool found = false;
   std::vector<uint8_t> closed(inputs.size(), 0);
   std::vector<std::unique_ptr<Programme>> progs(inputs.size());
-  for (int64_t delta = int64_t{1} << 20;; delta *= 4) {
+  constexpr int64_t kUnit = int64_t{1} << 20;
+  int pass = 0;
+  for (int64_t delta = kUnit;; delta = ++pass < 4 ? delta + kUnit : delta * 2) {
     bool open = false;
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (closed[i] != 0) continue;
