@@ -750,15 +750,18 @@ class Programme {
   size_t start() {
     const int N = in_.p.numbers, C = in_.p.colours;
     for (int n = 1; n <= N; ++n) {
-      for (int c = 0; c < C && in_.group_ok[n]; ++c) {  // (no group, no promise: never asked)
-        // With G >= most groups, each later colour adds at most G members while the need grows by L a group,
-        // so G = most is the loosest case whenever fewer than L colours are left.
+      if (!in_.group_ok[n]) continue;  // (no group, no promise: never asked)
+      // Sums over the colours after c, from the last colour down: of their tiles, and of their tiles capped at
+      // `most`. With G >= most groups, each later colour adds at most G members while the need grows by L a
+      // group, so G = most is the loosest case whenever fewer than L colours are left.
+      int plain = 0, capped[8] = {};
+      for (int c = C - 1; c >= 0; --c) {
         const bool cap = C - c - 1 <= in_.mode.L;
         for (int most = 0; most < 8; ++most) {
-          int sum = 0;
-          for (int y = c + 1; y < C; ++y) sum += cap ? std::min<int>(in_.avail[y][n], most) : in_.avail[y][n];
-          members_after_[n][c][most] = static_cast<uint8_t>(sum);
+          members_after_[n][c][most] = static_cast<uint8_t>(cap ? capped[most] : plain);
+          capped[most] += std::min<int>(in_.avail[c][n], most);
         }
+        plain += in_.avail[c][n];
       }
     }
     const size_t depth = static_cast<size_t>(N * (C + 1));
