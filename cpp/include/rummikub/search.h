@@ -12,13 +12,15 @@
 // (and is then exactly the tile it stands for) or is retrieved (and becomes a free joker whose meld must
 // hold rack tiles), with its replacement tile forced onto the table; keeping every joker runs first, then
 // the options retrieving the most jokers.
-// Exact pruning: a bound on the rack tiles still placeable with an iterative floor; dominated transitions
+// Exact pruning: a bound on the rack tiles still placeable with an iterative floor (a programme is kept from
+// one floor to the next, and a pass expands only what the lower floor adds); dominated transitions
 // and states; runs led by a free joker must reach N (else the joker belongs past the run's end); a
 // lookahead summing, over all colours and the groups promised, the jokers needed for slots ahead that no
 // tile can fill; and, on an opening, the value still reachable (the value is kept capped at the threshold).
 // Two cases skip the sweep: an opening with the table untouched is a branch and bound over the melds the
 // rack forms, and arrange() searches the same programme depth first. Enumerating plays runs the programme
-// without usage masks first, to keep only the states from which a legal end can still be reached.
+// without usage masks first, to keep only the states from which a legal end can still be reached; states that
+// differ only in their usage mask share one expansion, and a play's table is rebuilt when it is first asked for.
 #pragma once
 
 #include <cstddef>
