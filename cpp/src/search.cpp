@@ -447,7 +447,8 @@ void prepare(Input& in) {
   in.vsuffix[N * C] = 0;
   // How many tiles of (c, n) any legal end can place at most: the melds holding one. A run through n holds
   // n + 1, or else n - 1 .. n - L + 1 (and mirrored), each slot a distinct tile or a joker; a group holds G - 1
-  // other tiles of n or jokers. The table's tiles take that room first, so a rack copy past it counts nothing.
+  // other tiles of n, of distinct colours, or jokers. The table's tiles take that room first, so a rack copy
+  // past it counts nothing.
   auto room = [&](int c, int n) {
     auto at = [&](int k) { return k >= 1 && k <= N ? in.avail[c][k] + J : 0; };
     int below = INT_MAX, above = INT_MAX;
@@ -456,10 +457,16 @@ void prepare(Input& in) {
       above = std::min(above, at(n + k));
     }
     const int runs = std::min(at(n + 1) + below, at(n - 1) + above);
-    int others = J;
-    for (int y = 0; y < C; ++y) others += y != c ? in.avail[y][n] : 0;
+    // k groups holding a copy each need k (G - 1) other members, one of each colour at most per group: at most
+    // min(copies, k) of each other colour, and the jokers. (Not monotone in k: every k is tried.)
     const int G = std::max(3, L);
-    return runs + (G <= C ? others / (G - 1) : 0);
+    int groups = 0;
+    for (int k = 1; G <= C && k <= in.avail[c][n]; ++k) {
+      int others = J;
+      for (int y = 0; y < C; ++y) others += y != c ? std::min<int>(in.avail[y][n], k) : 0;
+      if (others >= k * (G - 1)) groups = k;
+    }
+    return runs + groups;
   };
   for (int pos = N * C - 1; pos >= 0; --pos) {
     const int n = pos / C + 1, c = pos % C;
@@ -1831,11 +1838,11 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     if (direct >= 0) return direct == 1;
   }
   // The inputs deepen together: each pass lowers every open input's floor, so no input is searched at a floor
-  // looser than the best play found so far needs. The floor goes down by one unit (a tile of the tiles objective,
-  // a point of value otherwise) for the first four passes, then doubles its distance to the bound: a pass costs
-  // only what its lower floor adds, and most positions lose one to four tiles from the bound. An input is closed once it gave its best play, or once it
+  // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
   // was searched down to the floor that would beat the best play. Each open input keeps its programme from
-  // pass to pass: a pass expands only what its lower floor adds.
+  // pass to pass, and a pass expands only what its lower floor adds; so the floor goes down by one unit (a tile
+  // of the tiles objective, a point of value otherwise) for the first four passes, then doubles its distance to
+  // the bound (most positions end one to four tiles under the bound).
   bool found = false;
   std::vector<uint8_t> closed(inputs.size(), 0);
   std::vector<std::unique_ptr<Programme>> progs(inputs.size());
@@ -1949,7 +1956,8 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   numbered.jokers = 0;
   if (numbered.size() > 64) return PlaysStatus::RackTooLarge;
   auto impl = std::make_unique<PlayEnumeration::Impl>();
-  impl->inputs = position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, impl->untouched, stats);
+  impl->inputs =
+      position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, impl->untouched, stats);
   impl->table = table;
   const std::vector<Input>& inputs = impl->inputs;  // not resized from here on: the programmes refer to them
   std::vector<Programme>& progs = impl->progs;
@@ -1996,9 +2004,9 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   }
   // The played tiles of a play follow from its usage mask: bit Input::bit[c][n] + k stands for copy k of (c, n).
   int tile_of_bit[64];
-  for (int c = 0; c < rules.p.colours; ++c) {
+  for (int c = 0; c < rules.p.colours && !inputs.empty(); ++c) {  // (no input: no play)
     for (int n = 1; n <= rules.p.numbers; ++n) {
-      for (int k = 0; k < rack.at(c, n); ++k) tile_of_bit[inputs.empty() ? 0 : inputs[0].bit[c][n] + k] = tile_code(c, n);
+      for (int k = 0; k < rack.at(c, n); ++k) tile_of_bit[inputs[0].bit[c][n] + k] = tile_code(c, n);
     }
   }
   std::vector<PlayResult> plays;
