@@ -372,6 +372,7 @@ struct Input {
   bool usage = false;                      // key states by the rack tiles used (to enumerate plays)
   uint8_t bit[kMaxColours][kMaxN] = {};    // first usage bit of each rack tile
   bool require_play = true;                // at least one rack tile
+  bool table_only = false;                 // arrange(): table tiles and free jokers alone (no rack, no score)
   // Derived by prepare(): slots available per tile, and the most the rack tiles after each sweep
   // position could still add to the score (tiles that fit in no meld at all count nothing).
   uint8_t avail[kMaxColours][kMaxN + 2] = {};
@@ -685,11 +686,15 @@ class Programme {
         dead_ends[li + 1].offer(child);
         return false;
       }
-      kids[li].reset(2);
-      if (c < C) {
-        colour_step(layers_[li], kids[li], n, c);
+      if (c < C && in_.table_only) {
+        table_step(x, n, c, kids[li].nodes);
       } else {
-        group_step(layers_[li], kids[li], n);
+        kids[li].reset(2);
+        if (c < C) {
+          colour_step(layers_[li], kids[li], n, c);
+        } else {
+          group_step(layers_[li], kids[li], n);
+        }
       }
       for (size_t k = 0; k < kids[li].nodes.size(); ++k) {
         const Node child = kids[li].nodes[k];
@@ -797,6 +802,9 @@ class Programme {
     return true;
   }
   void colour_step(Layer& from, Layer& to, int n, int c);
+  // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
+  // order, without the rack, score and floor (the input has none), and not merged (the search needs no index).
+  void table_step(const Node& x, int n, int c, std::vector<Node>& out) const;
   // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
   void keep(size_t li, size_t parent, int32_t node) {
     if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
@@ -1047,6 +1055,56 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     }
   });
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
+}
+
+void Programme::table_step(const Node& x, int n, int c, std::vector<Node>& out) const {
+  out.clear();
+  const int C = in_.p.colours, need = std::max(3, in_.mode.L);
+  const int a = in_.tr[c][n];
+  const int gmax = in_.group_ok[n] ? 7 : 0;
+  const int jtu = st_jt(x.s), jt_left = in_.jt - jtu;
+  const int yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
+  const uint64_t g = x.s.misc & kGroupBits;
+  int deficit_others = 0;
+  for (int y = 0; y < C; ++y) deficit_others += y != c ? x.deficit[y] : 0;
+  int members_before = 0, most_before = 0;
+  for (int y = 0; y < c; ++y) {
+    const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
+    members_before += k;
+    most_before = std::max(most_before, k);
+  }
+  TransCache& memo = g_trans;
+  uint64_t made = 0;
+  for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
+    const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
+    const int most = std::max(most_before, ga);
+    const int members = members_before + ga + members_after_[n][c][std::min(most, 7)];
+    const int group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
+    for (int yt = 0; yt <= yt_most; ++yt) {
+      const int jokers_left = jt_left - yt;
+      if (deficit_others + group_deficit > jokers_left) continue;
+      const int slots[kSlots] = {a - ga, 0, 0, 0, yt};
+      const auto [tbegin, tcount] = transitions(memo, x.s.cs[c], slots, in_.mode, false);
+      made += tcount;
+      const uint64_t misc = with_counts(g2, 0, jtu + yt, 0, 0);
+      const uint32_t info = static_cast<uint32_t>(ga << 4 | yt << 20);
+      for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+        const Trans& t = memo.pool[ti];
+        const int deficit = joker_deficit(t.needs, c, n);
+        if (deficit_others + group_deficit + deficit > jokers_left) continue;
+        Node y{x.s, 0, 0, info, t.actions, false, {}};
+        std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
+        y.deficit[c] = static_cast<uint8_t>(deficit);
+        y.s.cs[c] = t.next;
+        y.s.misc = misc;
+        out.push_back(y);
+      }
+    }
+  }
+  if (stats_ != nullptr) {
+    stats_->transitions += made;
+    stats_->states += out.size();
+  }
 }
 
 void Programme::group_step(Layer& from, Layer& to, int n) {
@@ -1651,6 +1709,7 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   add_tiles(in.tr, numbered, p);
   in.jt = tiles.jokers;
   in.require_play = false;
+  in.table_only = true;
   finish_mode(in);
   prepare(in);
   Programme prog(in, stats);
