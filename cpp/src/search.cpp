@@ -273,11 +273,15 @@ struct GroupBuild {
   int rj = 0, tj = 0;
 };
 
+// The answers of groups_feasible, by key (each thread its own).
+using GroupsMemo = std::unordered_map<uint64_t, bool>;
+thread_local GroupsMemo g_groups;
+
 // Returns true when the promised tiles plus gr rack jokers and gt free table jokers split into valid
 // groups (distinct colours, 3..C tiles, a numbered tile each, and with a free table joker r rack tiles);
-// fills `build` when asked.
-bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, std::vector<GroupBuild>* build) {
-  thread_local std::unordered_map<uint64_t, bool> memo;
+// fills `build` when asked (and then neither reads nor fills `memo`).
+bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, GroupsMemo& memo,
+                     std::vector<GroupBuild>* build) {
   const uint64_t key = g | static_cast<uint64_t>(gr) << 36 | static_cast<uint64_t>(gt) << 39 |
                        static_cast<uint64_t>(colours) << 42 | static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 |
                        static_cast<uint64_t>(m.L) << 48;
@@ -580,6 +584,19 @@ struct Layer {
   }
 };
 
+// expand_layer's scratch (kept between calls: no malloc once warm).
+struct ShareScratch {
+  struct Shared {
+    size_t first;       // the node that expanded
+    size_t begin, end;  // its children in `made`
+    uint64_t transitions;
+  };
+  std::vector<Node> made;         // the children of each state's first node
+  std::vector<Shared> shared;     // by state without mask
+  std::vector<int32_t> by_state;  // open addressing: state without mask -> entry of `shared`
+};
+thread_local ShareScratch g_share;
+
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
@@ -656,8 +673,11 @@ class Programme {
   void run_depth_first() {
     const int C = in_.p.colours;
     const size_t depth = start();
-    // Scratch layers kept between calls (their vectors keep their capacity: no malloc once warm).
-    thread_local std::vector<Layer> kids, dead_ends;
+    // Scratch layers kept between calls (their vectors keep their capacity: no malloc once warm), each
+    // thread-local looked up once (in a shared library each use costs a call).
+    thread_local std::vector<Layer> tl_kids, tl_dead_ends;
+    std::vector<Layer>& kids = tl_kids;
+    std::vector<Layer>& dead_ends = tl_dead_ends;
     if (kids.size() < depth) kids.resize(depth);
     if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
     for (size_t k = 0; k <= depth; ++k) {
@@ -886,6 +906,10 @@ class Programme {
 
   const Input& in_;
   SearchStats* stats_;
+  // The thread-local memos, looked up once: in a shared library each use of a thread-local costs a call.
+  TransCache& memo_ = g_trans;
+  GroupsMemo& groups_memo_ = g_groups;
+  ShareScratch& share_ = g_share;
   int64_t floor_;
   mutable int64_t ceiling_ = INT64_MAX;  // of the node being expanded (see Node::ceiling)
   mutable int64_t pending_ = INT64_MIN;  // the highest bound left below the floor by its expansion so far
@@ -962,7 +986,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     bool settled;
   };
   JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
-  TransCache& memo = g_trans;  // one thread-local lookup (each costs a call in a shared library)
+  TransCache& memo = memo_;
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   const uint8_t* members_after = members_after_[n][c];
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
@@ -1073,7 +1097,7 @@ void Programme::table_step(const Node& x, int n, int c, std::vector<Node>& out) 
     members_before += k;
     most_before = std::max(most_before, k);
   }
-  TransCache& memo = g_trans;
+  TransCache& memo = memo_;
   uint64_t made = 0;
   for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
     const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
@@ -1124,7 +1148,7 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
         const int64_t score = x.score + joker_gain(gr, gv, n);
         if (!take(score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv))) continue;
         if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
-        if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, nullptr)) continue;
+        if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, groups_memo_, nullptr)) continue;
         Node y = carried(x, idx);
         y.score = score;
         y.info = static_cast<uint32_t>(gr | gt << 4);
@@ -1158,14 +1182,10 @@ void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& e
     return;
   }
   ceiling_ = INT64_MAX;
-  struct Shared {
-    size_t first;       // the node that expanded
-    size_t begin, end;  // its children in `made`
-    uint64_t transitions;
-  };
-  thread_local std::vector<Node> made;
-  thread_local std::vector<Shared> shared;
-  thread_local std::vector<int32_t> by_state;  // open addressing: state without mask -> entry of `shared`
+  using Shared = ShareScratch::Shared;
+  std::vector<Node>& made = share_.made;
+  std::vector<Shared>& shared = share_.shared;
+  std::vector<int32_t>& by_state = share_.by_state;
   made.clear();
   shared.clear();
   size_t cap = 16;
@@ -1298,7 +1318,8 @@ struct RunList {
 // Returns the groups rebuilt from promised tiles (as groups_feasible fills them), remembered per key: listing
 // plays rebuilds the same few group steps over and over.
 const std::vector<GroupBuild>& group_build(uint64_t g, int gr, int gt, int colours, const Mode& m) {
-  thread_local std::unordered_map<uint64_t, std::vector<GroupBuild>> memo;
+  thread_local std::unordered_map<uint64_t, std::vector<GroupBuild>> tl_memo;
+  std::unordered_map<uint64_t, std::vector<GroupBuild>>& memo = tl_memo;  // (a thread-local looked up once)
   const uint64_t key = g | static_cast<uint64_t>(gr) << 36 | static_cast<uint64_t>(gt) << 39 |
                        static_cast<uint64_t>(colours) << 42 | static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 |
                        static_cast<uint64_t>(m.L) << 48;
@@ -1306,7 +1327,7 @@ const std::vector<GroupBuild>& group_build(uint64_t g, int gr, int gt, int colou
   if (it != memo.end()) return it->second;
   if (memo.size() > (size_t{1} << 14)) memo.clear();  // bounded; the keys seen in practice are few
   std::vector<GroupBuild> groups;
-  const bool ok = groups_feasible(g, gr, gt, colours, m, &groups);
+  const bool ok = groups_feasible(g, gr, gt, colours, m, g_groups, &groups);
   assert(ok);
   (void)ok;
   return memo.emplace(key, std::move(groups)).first->second;
@@ -1753,7 +1774,8 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
   };
   constexpr size_t kMostCandidates = 4096;
   const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len, G = group_min(in.p), J = in.jr;
-  thread_local std::vector<Candidate> cands;  // kept between calls: no allocation once warm
+  thread_local std::vector<Candidate> tl_cands;  // kept between calls: no allocation once warm
+  std::vector<Candidate>& cands = tl_cands;     // (a thread-local looked up once)
   cands.clear();
   TileSet rack;
   for (int c = 0; c < C; ++c) {
