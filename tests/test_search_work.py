@@ -1,0 +1,70 @@
+"""Regression guards on the search's deterministic work counters.
+
+The counters (programme states) are identical on every machine, so unlike timings they can be asserted: each
+budget below is the work the search did when it was set, plus 2%. A change that makes the search do more work
+fails here; raise a budget only with the reason in the commit (and lower it when the search gets cheaper, so
+that the guard keeps biting). ``benchmarks/search_counters.py`` prints the same counters on more positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pytest
+from positions import Position, class_positions, make_position
+
+from rummikub import RuleSet, _core
+from rummikub.search import plays, solve
+
+# Programme states summed over the positions of each case, as of commit 57d79cf (at c9d9d8b, the start of the
+# session that set them: small 33,676, medium 98,782, large 161,163 on the same positions).
+BUDGETS = {
+    "solve small": 19_446,
+    "solve medium": 65_547,
+    "solve large": 90_480,
+    "solve openings": 672,
+    "solve 160-tile set": 530_967,
+    "arrange 50 tiles": 5_601,
+    "plays medium": 306_710,
+}
+
+
+def _solved(positions: Iterable[Position]) -> int:
+    total = 0
+    for p in positions:
+        play = solve(p.table, p.rack, rules=p.rules, opened=p.opened, objective=p.objective, limit=None)
+        if play is not None:
+            total += play.stats.states
+    return total
+
+
+def _arranged(count: int) -> int:
+    rules = RuleSet()
+    tables = [make_position(i, rules, table_tiles=(50, 50), table_jokers=i % 3, rack_size=1, label="arrange50")
+              for i in range(count)]
+    return sum(_core.arrange(p.table.tiles()._s, rules.params)[1][0] for p in tables)
+
+
+def _listed(positions: Iterable[Position]) -> int:
+    return sum(plays(p.table, p.rack, rules=p.rules).stats.states for p in positions)
+
+
+CASES: dict[str, Callable[[], int]] = {
+    "solve small": lambda: _solved(class_positions("small", 40)),
+    "solve medium": lambda: _solved(class_positions("medium", 40)),
+    "solve large": lambda: _solved(class_positions("large", 40)),
+    "solve openings": lambda: _solved(class_positions("openings", 40)),
+    "solve 160-tile set": lambda: _solved(
+        make_position(i, RuleSet.preset("large"), table_tiles=(30, 50), table_jokers=2, rack_jokers=2,
+                      label="large-set") for i in range(8)),
+    "arrange 50 tiles": lambda: _arranged(40),
+    "plays medium": lambda: _listed(class_positions("medium", 10, base_seed=10_000)),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_work_within_budget(case: str) -> None:
+    states = CASES[case]()
+    budget = BUDGETS[case] * 102 // 100
+    assert states > 0
+    assert states <= budget, f"{case}: {states:,} states, budget {budget:,} (see this module's docstring)"
