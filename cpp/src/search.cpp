@@ -1927,9 +1927,18 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
   bool found = false;
   std::vector<uint8_t> closed(inputs.size(), 0);
   std::vector<std::unique_ptr<Programme>> progs(inputs.size());
+  // With three free jokers or more, where the jokers go multiplies the states: passes under one unit come first
+  // (4, 16, 64, 256), whose floors then cut the placements that lose value (the key's tie-break) before every
+  // tile counts.
   constexpr int64_t kUnit = int64_t{1} << 20;
+  bool jokers = false;
+  for (const Input& in : inputs) jokers |= in.jr + in.jt >= 3;
   int pass = 0;
-  for (int64_t delta = kUnit;; delta = ++pass < 4 ? delta + kUnit : delta * 2) {
+  auto next = [&](int64_t delta) {
+    if (delta < kUnit) return delta * 4 < 1024 ? delta * 4 : kUnit;
+    return ++pass < 4 ? delta + kUnit : delta * 2;
+  };
+  for (int64_t delta = jokers ? 4 : kUnit;; delta = next(delta)) {
     bool open = false;
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (closed[i] != 0) continue;
