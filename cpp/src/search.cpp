@@ -429,15 +429,17 @@ void prepare(Input& in) {
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
   // empty slots than there are jokers.
   for (int c = 0; c < C && J > 0; ++c) {  // (without jokers it is never asked)
+    int empty[kMaxN] = {}, real[kMaxN] = {};  // numbers up to k without a tile; numbered tiles up to k
+    for (int k = 1; k <= N; ++k) {
+      empty[k] = empty[k - 1] + (in.avail[c][k] == 0 ? 1 : 0);
+      real[k] = real[k - 1] + in.tr[c][k] + in.rr[c][k];
+    }
     for (int n = 1; n <= N; ++n) {
       bool ok = false;
       for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1) && !ok; ++s) {
-        int missing = 0, real = 0;
-        for (int k = s; k < s + L; ++k) {
-          missing += in.avail[c][k] == 0 || k == n ? 1 : 0;
-          real += in.tr[c][k] + in.rr[c][k];
-        }
-        ok = missing <= J && real > 0;
+        const int e = s + L - 1;
+        const int missing = empty[e] - empty[s - 1] + (in.avail[c][n] != 0 ? 1 : 0);  // slot n is the joker's
+        ok = missing <= J && real[e] - real[s - 1] > 0;
       }
       in.joker_run_ok[c][n] = ok;
     }
@@ -684,8 +686,10 @@ class Programme {
       if (!dead_ends[k].nodes.empty() || dead_ends[k].index.empty()) dead_ends[k].reset(8);  // else still empty
     }
     // Expands the path's node at depth li (layers_[li] holds just that node).
+    size_t expanded = 0;
     auto go = [&](auto&& self, size_t li) -> bool {
       if (li == depth) return ends_legally(layers_[li].nodes[0]);
+      ++expanded;
       const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
       const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
       const Node& x = layers_[li].nodes[0];
@@ -729,10 +733,13 @@ class Programme {
     last_ = depth;
     if (!found) layers_[last_].nodes.clear();
     if (stats_ != nullptr) ++stats_->runs;
-    // As for the recycled layers: scratch that a hard search grew large goes back to the system.
+    // As for the recycled layers: scratch that a hard search grew large goes back to the system. (A search of
+    // a few thousand expansions cannot have grown it that far: the count is skipped.)
     size_t held = 0;
     for (const std::vector<Layer>* scratch : {&kids, &dead_ends}) {
-      for (const Layer& l : *scratch) held += l.nodes.capacity() + l.index.capacity();
+      for (size_t k = 0; k < scratch->size() && expanded > 4096; ++k) {
+        held += (*scratch)[k].nodes.capacity() + (*scratch)[k].index.capacity();
+      }
     }
     if (held >= (size_t{1} << 18)) {
       std::vector<Layer>().swap(kids);
