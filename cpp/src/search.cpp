@@ -2005,8 +2005,9 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
   return best_of(inputs, no_melds, untouched, out, stats, node_limit);
 }
 
-// Past this many states (about 80 bytes each), all_plays builds every play at once rather than keep its layers.
-constexpr size_t kKeptStates = size_t{1} << 17;
+// Past this many states (about 100 bytes each with their index, so 6.5 MB), all_plays builds every play at
+// once rather than keep its layers.
+constexpr size_t kKeptStates = size_t{1} << 16;
 
 // The plays found and what rebuilds them: the inputs (which the programmes refer to) and the programmes.
 struct PlayEnumeration::Impl {

@@ -190,7 +190,8 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
 
 
 DEFAULT_SOLVE_LIMIT = 6_000_000
-"""Search states (about 72 bytes each) one programme run of :func:`solve` may hold before it gives up."""
+"""Search states (96 bytes each, plus their layers' index and spare room) one programme run of :func:`solve`
+may hold before it gives up."""
 
 
 def _limit(limit: int | None) -> int:
@@ -310,7 +311,8 @@ class LegalPlays:
 _CHUNK = 64  # plays fetched from the core per call while iterating
 
 DEFAULT_PLAYS_LIMIT = 4_000_000
-"""Search states (about 72 bytes each) that :func:`plays` may hold before it gives up."""
+"""Search states (96 bytes each, plus their layers' index and spare room) that :func:`plays` may hold before
+it gives up."""
 
 
 def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,
