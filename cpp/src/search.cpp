@@ -1934,12 +1934,12 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
   bool found = false;
   std::vector<uint8_t> closed(inputs.size(), 0);
   std::vector<std::unique_ptr<Programme>> progs(inputs.size());
-  // With three free jokers or more, where the jokers go multiplies the states: passes under one unit come first
+  // With two free jokers or more, where the jokers go multiplies the states: passes under one unit come first
   // (4, 16, 64, 256), whose floors then cut the placements that lose value (the key's tie-break) before every
   // tile counts.
   constexpr int64_t kUnit = int64_t{1} << 20;
   bool jokers = false;
-  for (const Input& in : inputs) jokers |= in.jr + in.jt >= 3;
+  for (const Input& in : inputs) jokers |= in.jr + in.jt >= 2;
   int pass = 0;
   auto next = [&](int64_t delta) {
     if (delta < kUnit) return delta * 4 < 1024 ? delta * 4 : kUnit;
