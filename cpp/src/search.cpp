@@ -711,14 +711,23 @@ class Programme {
         return false;
       }
       if (c < C && in_.table_only) {
-        table_step(x, n, c, kids[li].nodes);
-      } else {
-        kids[li].reset(2);
-        if (c < C) {
-          colour_step(layers_[li], kids[li], n, c);
-        } else {
-          group_step(layers_[li], kids[li], n);
+        // Children made one at a time: the first often leads to a legal end, and the others are then never made.
+        TableCursor cursor;
+        table_begin(x, n, c, cursor);
+        Node child;
+        while (table_next(x, n, c, cursor, child)) {
+          if (dead_ends[li + 1].find(child.s) >= 0) continue;
+          layers_[li + 1].nodes.assign(1, child);
+          if (self(self, li + 1)) return true;
+          dead_ends[li + 1].offer(child);
         }
+        return false;
+      }
+      kids[li].reset(2);
+      if (c < C) {
+        colour_step(layers_[li], kids[li], n, c);
+      } else {
+        group_step(layers_[li], kids[li], n);
       }
       for (size_t k = 0; k < kids[li].nodes.size(); ++k) {
         const Node child = kids[li].nodes[k];
@@ -830,8 +839,19 @@ class Programme {
   }
   void colour_step(Layer& from, Layer& to, int n, int c);
   // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
-  // order, without the rack, score and floor (the input has none), and not merged (the search needs no index).
-  void table_step(const Node& x, int n, int c, std::vector<Node>& out) const;
+  // order, without the rack, score and floor (the input has none), made one at a time (table_next) and not
+  // merged (the search needs no index).
+  struct TableCursor {
+    int ga = 0, yt = -1, ga_most = 0, yt_most = 0;  // the (table copies to groups, free jokers) choice made last
+    uint32_t ti = 0, tend = 0;                       // its transitions not yet tried
+    int jtu = 0, jt_left = 0, deficit_others = 0, members_before = 0, most_before = 0;
+    int group_deficit = 0, jokers_left = 0;
+    uint64_t g = 0, misc = 0;
+    uint32_t info = 0;
+  };
+  void table_begin(const Node& x, int n, int c, TableCursor& k) const;
+  // Makes the next child of x; returns false when there is none left.
+  bool table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const;
   // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
   void keep(size_t li, size_t parent, int32_t node) {
     if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
@@ -1088,53 +1108,55 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
 }
 
-void Programme::table_step(const Node& x, int n, int c, std::vector<Node>& out) const {
-  out.clear();
-  const int C = in_.p.colours, need = std::max(3, in_.mode.L);
-  const int a = in_.tr[c][n];
-  const int gmax = in_.group_ok[n] ? 7 : 0;
-  const int jtu = st_jt(x.s), jt_left = in_.jt - jtu;
-  const int yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
-  const uint64_t g = x.s.misc & kGroupBits;
-  int deficit_others = 0;
-  for (int y = 0; y < C; ++y) deficit_others += y != c ? x.deficit[y] : 0;
-  int members_before = 0, most_before = 0;
+void Programme::table_begin(const Node& x, int n, int c, TableCursor& k) const {
+  k = TableCursor{};
+  k.ga_most = std::min<int>(in_.tr[c][n], in_.group_ok[n] ? 7 : 0);
+  k.jtu = st_jt(x.s);
+  k.jt_left = in_.jt - k.jtu;
+  k.yt_most = in_.joker_run_ok[c][n] ? k.jt_left : 0;
+  k.g = x.s.misc & kGroupBits;
+  for (int y = 0; y < in_.p.colours; ++y) k.deficit_others += y != c ? x.deficit[y] : 0;
   for (int y = 0; y < c; ++y) {
-    const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
-    members_before += k;
-    most_before = std::max(most_before, k);
+    const int m = g_get(k.g, y, 0) + g_get(k.g, y, 1) + g_get(k.g, y, 2);
+    k.members_before += m;
+    k.most_before = std::max(k.most_before, m);
   }
-  TransCache& memo = memo_;
-  uint64_t made = 0;
-  for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
-    const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
-    const int most = std::max(most_before, ga);
-    const int members = members_before + ga + members_after_[n][c][std::min(most, 7)];
-    const int group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
-    for (int yt = 0; yt <= yt_most; ++yt) {
-      const int jokers_left = jt_left - yt;
-      if (deficit_others + group_deficit > jokers_left) continue;
-      const int slots[kSlots] = {a - ga, 0, 0, 0, yt};
-      const auto [tbegin, tcount] = transitions(memo, x.s.cs[c], slots, in_.mode, false);
-      made += tcount;
-      const uint64_t misc = with_counts(g2, 0, jtu + yt, 0, 0);
-      const uint32_t info = static_cast<uint32_t>(ga << 4 | yt << 20);
-      for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-        const Trans& t = memo.pool[ti];
-        const int deficit = joker_deficit(t.needs, c, n);
-        if (deficit_others + group_deficit + deficit > jokers_left) continue;
-        Node y{x.s, 0, 0, info, t.actions, false, {}};
-        std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
-        y.deficit[c] = static_cast<uint8_t>(deficit);
-        y.s.cs[c] = t.next;
-        y.s.misc = misc;
-        out.push_back(y);
-      }
+}
+
+bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const {
+  const int need = std::max(3, in_.mode.L);
+  while (true) {
+    while (k.ti < k.tend) {
+      const Trans& t = memo_.pool[k.ti++];
+      const int deficit = joker_deficit(t.needs, c, n);
+      if (k.deficit_others + k.group_deficit + deficit > k.jokers_left) continue;
+      child = Node{x.s, 0, 0, k.info, t.actions, false, {}};
+      std::copy(x.deficit, x.deficit + kMaxColours, child.deficit);
+      child.deficit[c] = static_cast<uint8_t>(deficit);
+      child.s.cs[c] = t.next;
+      child.s.misc = k.misc;
+      if (stats_ != nullptr) ++stats_->states;
+      return true;
     }
-  }
-  if (stats_ != nullptr) {
-    stats_->transitions += made;
-    stats_->states += out.size();
+    // The next (ga, yt) choice, ga outer (as colour_step orders them).
+    if (++k.yt > k.yt_most) {
+      k.yt = 0;
+      if (++k.ga > k.ga_most) return false;
+    }
+    const uint64_t g2 = k.g | static_cast<uint64_t>(k.ga) << (9 * c);
+    const int most = std::max(k.most_before, k.ga);
+    const int members = k.members_before + k.ga + members_after_[n][c][std::min(most, 7)];
+    k.group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
+    k.jokers_left = k.jt_left - k.yt;
+    k.ti = k.tend = 0;
+    if (k.deficit_others + k.group_deficit > k.jokers_left) continue;
+    const int slots[kSlots] = {in_.tr[c][n] - k.ga, 0, 0, 0, k.yt};
+    const auto [tbegin, tcount] = transitions(memo_, x.s.cs[c], slots, in_.mode, false);
+    if (stats_ != nullptr) stats_->transitions += tcount;
+    k.ti = tbegin;
+    k.tend = tbegin + tcount;
+    k.misc = with_counts(g2, 0, k.jtu + k.yt, 0, 0);
+    k.info = static_cast<uint32_t>(k.ga << 4 | k.yt << 20);
   }
 }
 
