@@ -225,7 +225,7 @@ std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state,
   };
   // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
   auto rec = [&](auto&& self, int i) -> void {
-    if (i == k) {
+    if (i >= k) {  // (>=, not ==: lets the compiler see that i stays within the 8 runs)
       emit();
       return;
     }
@@ -669,18 +669,17 @@ class Programme {
 #endif
   }
 
-  // Finds one legal end depth first, remembering the states that lead nowhere; afterwards finals() lists
-  // it (or nothing). For feasibility alone (arrange): on a table that can be arranged, the first complete
-  // path is usually found with a few hundred expansions, where the sweep would build every state.
+  // Finds one legal end of a table-only input (arrange) depth first, remembering the states that lead nowhere;
+  // afterwards finals() lists it (or nothing). On a table that can be arranged, the first complete path is
+  // usually found with a few hundred expansions, where the sweep would build every state.
   void run_depth_first() {
+    assert(in_.table_only);
     const int C = in_.p.colours;
     const size_t depth = start();
-    // Scratch layers kept between calls (their vectors keep their capacity: no malloc once warm), each
+    // Scratch layers kept between calls (their vectors keep their capacity: no malloc once warm), the
     // thread-local looked up once (in a shared library each use costs a call).
-    thread_local std::vector<Layer> tl_kids, tl_dead_ends;
-    std::vector<Layer>& kids = tl_kids;
+    thread_local std::vector<Layer> tl_dead_ends;
     std::vector<Layer>& dead_ends = tl_dead_ends;
-    if (kids.size() < depth) kids.resize(depth);
     if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
     for (size_t k = 0; k <= depth; ++k) {
       if (!dead_ends[k].nodes.empty() || dead_ends[k].index.empty()) dead_ends[k].reset(8);  // else still empty
@@ -693,6 +692,14 @@ class Programme {
       const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
       const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
       const Node& x = layers_[li].nodes[0];
+      // Tries one child, unless its state led nowhere before; returns true once a legal end is found.
+      auto visit = [&](const Node& child) -> bool {
+        if (dead_ends[li + 1].find(child.s) >= 0) return false;
+        layers_[li + 1].nodes.assign(1, child);  // a path layer is only read by position: no index
+        if (self(self, li + 1)) return true;
+        dead_ends[li + 1].offer(child);
+        return false;
+      };
       // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
       // tile promised, and an idle colour step (with colour_step's checks and counts).
       if (c == C ? (x.s.misc & kGroupBits) == 0 : colour_idle(x, n, c)) {
@@ -704,37 +711,30 @@ class Programme {
           if (stats_ != nullptr) ++stats_->transitions;
         }
         if (stats_ != nullptr) ++stats_->states;
-        if (dead_ends[li + 1].find(child.s) >= 0) return false;
-        layers_[li + 1].nodes.assign(1, child);
-        if (self(self, li + 1)) return true;
-        dead_ends[li + 1].offer(child);
-        return false;
+        return visit(child);
       }
-      if (c < C && in_.table_only) {
-        // Children made one at a time: the first often leads to a legal end, and the others are then never made.
+      // The children are made one at a time: the first often leads to a legal end, and the others are then never
+      // made. A colour step's, as table_next makes them; a group step's, as group_step would: one for each count
+      // of free jokers the promised groups can take (they differ in that count, so none dominates another).
+      Node child;
+      if (c < C) {
         TableCursor cursor;
         table_begin(x, n, c, cursor);
-        Node child;
         while (table_next(x, n, c, cursor, child)) {
-          if (dead_ends[li + 1].find(child.s) >= 0) continue;
-          layers_[li + 1].nodes.assign(1, child);
-          if (self(self, li + 1)) return true;
-          dead_ends[li + 1].offer(child);
+          if (visit(child)) return true;
         }
         return false;
       }
-      kids[li].reset(2);
-      if (c < C) {
-        colour_step(layers_[li], kids[li], n, c);
-      } else {
-        group_step(layers_[li], kids[li], n);
-      }
-      for (size_t k = 0; k < kids[li].nodes.size(); ++k) {
-        const Node child = kids[li].nodes[k];
-        if (child.dead || dead_ends[li + 1].find(child.s) >= 0) continue;
-        layers_[li + 1].nodes.assign(1, child);  // a path layer is only read by position: no index
-        if (self(self, li + 1)) return true;
-        dead_ends[li + 1].offer(child);
+      const uint64_t g = x.s.misc & kGroupBits;  // (not 0: an idle group step went straight on above)
+      const int jtu = st_jt(x.s);
+      for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
+        if (stats_ != nullptr) ++stats_->transitions;
+        if (!groups_feasible(g, 0, gt, C, in_.mode, groups_memo_, nullptr)) continue;
+        child = carried(x, 0);
+        child.info = static_cast<uint32_t>(gt << 4);
+        child.s.misc = with_counts(0, 0, jtu + gt, 0, 0);
+        if (stats_ != nullptr) ++stats_->states;
+        if (visit(child)) return true;
       }
       return false;
     };
@@ -745,15 +745,10 @@ class Programme {
     // As for the recycled layers: scratch that a hard search grew large goes back to the system. (A search of
     // a few thousand expansions cannot have grown it that far: the count is skipped.)
     size_t held = 0;
-    for (const std::vector<Layer>* scratch : {&kids, &dead_ends}) {
-      for (size_t k = 0; k < scratch->size() && expanded > 4096; ++k) {
-        held += (*scratch)[k].nodes.capacity() + (*scratch)[k].index.capacity();
-      }
+    for (size_t k = 0; k < dead_ends.size() && expanded > 4096; ++k) {
+      held += dead_ends[k].nodes.capacity() + dead_ends[k].index.capacity();
     }
-    if (held >= (size_t{1} << 18)) {
-      std::vector<Layer>().swap(kids);
-      std::vector<Layer>().swap(dead_ends);
-    }
+    if (held >= (size_t{1} << 18)) std::vector<Layer>().swap(dead_ends);
   }
 
   // Returns the indices of the last layer's nodes that end legally.
