@@ -730,9 +730,7 @@ class Programme {
       for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
         if (stats_ != nullptr) ++stats_->transitions;
         if (!groups_feasible(g, 0, gt, C, in_.mode, groups_memo_, nullptr)) continue;
-        child = carried(x, 0);
-        child.info = static_cast<uint32_t>(gt << 4);
-        child.s.misc = with_counts(0, 0, jtu + gt, 0, 0);
+        child = group_child(x, 0, n, 0, gt, 0, x.score);
         if (stats_ != nullptr) ++stats_->states;
         if (visit(child)) return true;
       }
@@ -870,6 +868,52 @@ class Programme {
     y.pending = INT64_MIN;
     return y;
   }
+  // Returns the jokers the runs of every colour but c need for certain (each colour's needs take their own).
+  int others_deficit(const Node& x, int c) const {
+    int d = 0;
+    for (int y = 0; y < in_.p.colours; ++y) d += y != c ? x.deficit[y] : 0;
+    return d;
+  }
+  // Sets `members` and `most` to the tiles the colours before c promised to the groups g, and the most one of
+  // them promised.
+  static void promised_before(uint64_t g, int c, int& members, int& most) {
+    members = most = 0;
+    for (int y = 0; y < c; ++y) {
+      const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
+      members += k;
+      most = std::max(most, k);
+    }
+  }
+  // Returns the jokers the groups promised at number n (g2, none: 0) need for certain once colour c promised k
+  // tiles after the colours before it (members, most): `most` groups need max(3, L) members each, and the
+  // colours after c can add members_after_ at most.
+  int groups_deficit(uint64_t g2, int n, int c, int members, int most, int k) const {
+    if (g2 == 0) return 0;
+    const int m = std::max(most, k);
+    return std::max(0, std::max(3, in_.mode.L) * m - (members + k + members_after_[n][c][std::min(m, 7)]));
+  }
+  // Returns x's child in colour step (n, c) through transition t: colour c's runs and joker deficit, and the
+  // counts `misc`, replaced.
+  static Node colour_child(const Node& x, size_t parent, int64_t score, uint32_t info, const Trans& t, int c,
+                           int deficit, uint64_t misc) {
+    Node y{x.s, score, static_cast<int32_t>(parent), info, t.actions, false, {}};
+    std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
+    y.deficit[c] = static_cast<uint8_t>(deficit);
+    y.s.cs[c] = t.next;
+    y.s.misc = misc;
+    return y;
+  }
+  // Returns x's child in the group step of number n that gives the promised groups gr rack jokers and gt free
+  // table jokers (gv of them labelled as P's), with this score.
+  Node group_child(const Node& x, size_t parent, int n, int gr, int gt, int gv, int64_t score) const {
+    const int jtu = st_jt(x.s);
+    Node y = carried(x, parent);
+    y.score = score;
+    y.info = static_cast<uint32_t>(gr | gt << 4);
+    y.s.misc = with_counts(0, st_jr(x.s) + gr, jtu + gt, std::min(in_.threshold, st_v(x.s) + n * gr), st_jv(x.s) + gv);
+    if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
+    return y;
+  }
   // Returns true when colour step (n, c) can only carry x on: no tile of (c, n), no run of colour c open,
   // and no joker that could stand there.
   bool colour_idle(const Node& x, int n, int c) const {
@@ -976,19 +1020,11 @@ bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent,
   const int jr_left = in_.jr - st_jr(x.s), jt_left = in_.jt - st_jt(x.s);
   if (!take(x.score + in_.suffix[pos + 1] + joker_bound(jr_left, st_jv(x.s)))) return false;
   if (!opening_reachable(st_v(x.s), pos + 1, jr_left)) return false;
-  int deficit = 0;  // the jokers the other colours' runs and the promised groups need for certain
-  for (int k = 0; k < C; ++k) deficit += k != c ? x.deficit[k] : 0;
+  // The jokers the other colours' runs and the promised groups need for certain.
   const uint64_t g = x.s.misc & kGroupBits;
-  if (g != 0) {
-    int members = 0, most = 0;
-    for (int k = 0; k < c; ++k) {
-      const int m = g_get(g, k, 0) + g_get(g, k, 1) + g_get(g, k, 2);
-      members += m;
-      most = std::max(most, m);
-    }
-    deficit += std::max(0, std::max(3, in_.mode.L) * most - members - members_after_[n][c][std::min(most, 7)]);
-  }
-  if (deficit > jr_left + jt_left) return false;
+  int members = 0, most = 0;
+  if (g != 0) promised_before(g, c, members, most);
+  if (others_deficit(x, c) + groups_deficit(g, n, c, members, most, 0) > jr_left + jt_left) return false;
   y = carried(x, parent);
   y.deficit[c] = 0;
   return true;
@@ -997,7 +1033,6 @@ bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent,
 void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const size_t before = to.nodes.size();
   const int pos = (n - 1) * in_.p.colours + c;
-  const int C = in_.p.colours, need = std::max(3, in_.mode.L);
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_ok[n] ? 7 : 0;
@@ -1010,24 +1045,16 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
   TransCache& memo = memo_;
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
-  const uint8_t* members_after = members_after_[n][c];
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
     const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
     const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
     const uint64_t g = x.s.misc & kGroupBits;
-    // The jokers the other colours' runs need for certain: every colour's needs take distinct jokers.
-    int deficit_others = 0;
-    for (int y = 0; y < C; ++y) deficit_others += y != c ? x.deficit[y] : 0;
-    // Tiles promised to groups need enough company: at least `need` members for each of max-per-colour
-    // groups. The colours before c are fixed for this node.
-    int members_before = 0, most_before = 0;
-    for (int y = 0; y < c; ++y) {
-      const int k = g_get(g, y, 0) + g_get(g, y, 1) + g_get(g, y, 2);
-      members_before += k;
-      most_before = std::max(most_before, k);
-    }
+    const int deficit_others = others_deficit(x, c);
+    // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
+    int members_before, most_before;
+    promised_before(g, c, members_before, most_before);
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
       if (in_.usage) {
@@ -1053,12 +1080,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
             if (gb > 0 && ga < a && !in_.mode.track_p) break;
             const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
-            const int k = ga + gv + gb;
-            const int most = std::max(most_before, k);
-            const int members = members_before + k + members_after[std::min(most, 7)];
             const int slots_rest[3] = {a - ga, v - gv, b - gb};
             // Jokers the promised groups need for certain (their slots are distinct from the runs').
-            const int group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
+            const int group_deficit = groups_deficit(g2, n, c, members_before, most_before, ga + gv + gb);
             for (int ci = 0; ci < nchoices; ++ci) {
               const JokerChoice& ch = choices[ci];
               if (deficit_others + group_deficit > ch.jokers_left) continue;
@@ -1073,13 +1097,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
                 const Trans& t = memo.pool[ti];
                 const int deficit = joker_deficit(t.needs, c, n);
                 if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
-                Node y{x.s, ch.score, static_cast<int32_t>(idx), info, t.actions, false, {}};
-                std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
-                y.deficit[c] = static_cast<uint8_t>(deficit);
-                y.s.cs[c] = t.next;
+                Node y = colour_child(x, idx, ch.score, info, t, c, deficit, misc);
                 if (ch.settled && ch.yt > 0) settle_others(y.s, c);
                 y.s.mask = mask;
-                y.s.misc = misc;
                 sink(y);
               }
               if (stats_ != nullptr) stats_->transitions += tcount;
@@ -1110,26 +1130,17 @@ void Programme::table_begin(const Node& x, int n, int c, TableCursor& k) const {
   k.jt_left = in_.jt - k.jtu;
   k.yt_most = in_.joker_run_ok[c][n] ? k.jt_left : 0;
   k.g = x.s.misc & kGroupBits;
-  for (int y = 0; y < in_.p.colours; ++y) k.deficit_others += y != c ? x.deficit[y] : 0;
-  for (int y = 0; y < c; ++y) {
-    const int m = g_get(k.g, y, 0) + g_get(k.g, y, 1) + g_get(k.g, y, 2);
-    k.members_before += m;
-    k.most_before = std::max(k.most_before, m);
-  }
+  k.deficit_others = others_deficit(x, c);
+  promised_before(k.g, c, k.members_before, k.most_before);
 }
 
 bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const {
-  const int need = std::max(3, in_.mode.L);
   while (true) {
     while (k.ti < k.tend) {
       const Trans& t = memo_.pool[k.ti++];
       const int deficit = joker_deficit(t.needs, c, n);
       if (k.deficit_others + k.group_deficit + deficit > k.jokers_left) continue;
-      child = Node{x.s, 0, 0, k.info, t.actions, false, {}};
-      std::copy(x.deficit, x.deficit + kMaxColours, child.deficit);
-      child.deficit[c] = static_cast<uint8_t>(deficit);
-      child.s.cs[c] = t.next;
-      child.s.misc = k.misc;
+      child = colour_child(x, 0, 0, k.info, t, c, deficit, k.misc);
       if (stats_ != nullptr) ++stats_->states;
       return true;
     }
@@ -1139,9 +1150,7 @@ bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& ch
       if (++k.ga > k.ga_most) return false;
     }
     const uint64_t g2 = k.g | static_cast<uint64_t>(k.ga) << (9 * c);
-    const int most = std::max(k.most_before, k.ga);
-    const int members = k.members_before + k.ga + members_after_[n][c][std::min(most, 7)];
-    k.group_deficit = g2 != 0 ? std::max(0, need * most - members) : 0;
+    k.group_deficit = groups_deficit(g2, n, c, k.members_before, k.most_before, k.ga);
     k.jokers_left = k.jt_left - k.yt;
     k.ti = k.tend = 0;
     if (k.deficit_others + k.group_deficit > k.jokers_left) continue;
@@ -1173,12 +1182,7 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
         if (!take(score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv))) continue;
         if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
         if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, groups_memo_, nullptr)) continue;
-        Node y = carried(x, idx);
-        y.score = score;
-        y.info = static_cast<uint32_t>(gr | gt << 4);
-        y.s.misc = with_counts(0, jru + gr, jtu + gt, std::min(in_.threshold, val + n * gr), jvu + gv);
-        if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
-        sink(y);
+        sink(group_child(x, idx, n, gr, gt, gv, score));
       }
     }
   });
