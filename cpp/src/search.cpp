@@ -22,67 +22,79 @@ namespace rummikub {
 namespace {
 
 // What fills one slot of a meld at a number: a table tile, a table joker that stays (a "virtual"
-// tile: exactly the tile it stands for, but not a numbered tile), a rack tile, a rack joker, or a free
-// table joker (retrieved, or any table joker under the `free` policy).
-enum Slot : int { kTR = 0, kVT = 1, kRR = 2, kRJ = 3, kTJ = 4, kSlots = 5 };
+// tile: exactly the tile it stands for, but not a numbered tile), a rack tile, or a free joker. The free
+// jokers (the rack's, the retrieved table jokers, any table joker under the `free` policy) are alike to the
+// programme: which of them came from the rack follows from their count (the score) and from what their melds
+// hold (the retrieval rule), never from a choice at each slot.
+enum Slot : int { kTR = 0, kVT = 1, kRR = 2, kFJ = 3, kSlots = 4 };
 
 constexpr int kMaxN = kMaxNumbers + 1;
 
 // Returns true for slots that are numbered tiles.
 inline bool slot_real(int s) { return s == kTR || s == kRR; }
-// Returns true for slots that come from the rack.
-inline bool slot_rack(int s) { return s == kRR || s == kRJ; }
 
 // How open runs are described in one programme run.
 struct Mode {
   int L = 3;                // minimum set length
   bool track_real = false;  // could a run be made of jokers only?
   bool track_p = false;     // do retrieved jokers need rack tiles in their meld?
-  int r = 0;                // rack tiles such a meld needs
+  int r = 0;                // rack tiles (a rack joker counts) such a meld needs: 1 or 2
+  bool strict = false;      // ... and no rack joker can be uncovered (see extend): a run leaving one never closes
   uint32_t id() const {
     return static_cast<uint32_t>(L) | static_cast<uint32_t>(track_real) << 4 |
-           static_cast<uint32_t>(track_p) << 5 | static_cast<uint32_t>(r) << 6;
+           static_cast<uint32_t>(track_p) << 5 | static_cast<uint32_t>(r) << 6 | static_cast<uint32_t>(strict) << 8;
   }
 };
 
 // An open run in one byte: bits 0-2 length (capped at L), bit 3 holds a numbered tile, bit 4 starts with a
-// free joker ("lead"), bit 5 holds a free table joker, bits 6-7 rack tiles held (capped at r).
+// free joker ("lead"), bits 5-7 what it holds for the retrieval rule (below).
 // A run whose first slot is a free joker only ends at the last number: one that ends sooner plays the same
 // tiles with that joker moved past its end instead, where it stands for a higher number (so the
-// programme never needs it, and leaves it out). While retrieved jokers are still to be placed
-// (Mode::track_p), every run counts its rack tiles, so that any run can take a retrieved joker (which needs
-// r rack tiles in its meld); once the last one is placed, runs that no longer need the count are settled
-// (the bits cleared), so states that differ only there merge.
+// programme never needs it, and leaves it out).
+//
+// The retrieval rule (Mode::track_p) as capacities: a meld holding R rack tiles and F free jokers can take
+// t = clamp(R + F - r, 0, F) retrieved jokers (its other free jokers are rack jokers, which count as rack
+// tiles), so min(F, max(0, r - R)) of its free jokers are "uncovered": they can only be rack jokers. A play is
+// legal when its free jokers less its melds' uncovered ones are at least the retrieved jokers. A run's bits 5-7
+// code R and s = R + F, both capped at r (s - R is then its uncovered count); the state sums the uncovered
+// jokers of the melds closed so far. Once the jokers placed, less the uncovered ones of closed and open melds,
+// reach the retrieved jokers, nothing later can undo it (a later joker adds one to each side at most): the runs
+// are then settled fully (bits 5-7 cleared, and kept clear), so states that differ only there merge. Before
+// that, once no free joker is left to place, a run with none uncovered never will have one: those runs are
+// settled partly.
+constexpr uint8_t kQR[8] = {0, 0, 1, 0, 1, 2, 0, 0};  // R of each code
+constexpr uint8_t kQS[8] = {0, 1, 1, 2, 2, 2, 0, 0};  // s of each code
 inline int d_len(uint8_t d) { return d & 7; }
 inline bool d_real(uint8_t d) { return (d >> 3) & 1; }
 inline bool d_lead(uint8_t d) { return (d >> 4) & 1; }
-inline bool d_t(uint8_t d) { return (d >> 5) & 1; }
-inline int d_p(uint8_t d) { return d >> 6; }
-inline uint8_t make_desc(int len, bool real, bool lead, bool t, int p) {
-  return static_cast<uint8_t>(len | (real ? 8 : 0) | (lead ? 16 : 0) | (t ? 32 : 0) | (p << 6));
+inline int d_q(uint8_t d) { return d >> 5; }
+// Returns the free jokers of a run that can only be rack jokers, as things stand.
+inline int d_uncovered(uint8_t d) { return kQS[d_q(d)] - kQR[d_q(d)]; }
+inline uint8_t make_desc(int len, bool real, bool lead, int R, int s) {
+  return static_cast<uint8_t>(len | (real ? 8 : 0) | (lead ? 16 : 0) | (s * (s + 1) / 2 + R) << 5);
 }
 
 // Returns the descriptor of a run after one more slot; d == 0 starts a run.
 inline uint8_t extend(uint8_t d, int s, const Mode& m) {
   const int len = std::min(d_len(d) + 1, m.L);
   const bool real = m.track_real ? (d_real(d) || slot_real(s)) : true;
-  const bool t = m.track_p && (d_t(d) || s == kTJ);
-  const int p = m.track_p ? std::min(m.r, d_p(d) + (slot_rack(s) ? 1 : 0)) : 0;
-  const bool lead = d == 0 ? (s == kRJ || s == kTJ) : d_lead(d);
-  return make_desc(len, real, lead, t, p);
+  const bool lead = d == 0 ? s == kFJ : d_lead(d);
+  if (!m.track_p) return make_desc(len, real, lead, 0, 0);
+  const int R = kQR[d_q(d)] + (s == kRR ? 1 : 0), S = kQS[d_q(d)] + (s == kRR || s == kFJ ? 1 : 0);
+  return make_desc(len, real, lead, std::min(R, m.r), std::min(S, m.r));
 }
 
 // Returns true when a run with this descriptor may end at the last number.
 inline bool closable_end(uint8_t d, const Mode& m) {
-  return d_len(d) == m.L && d_real(d) && (!d_t(d) || d_p(d) >= m.r);
+  return d_len(d) == m.L && d_real(d) && (!m.strict || d_uncovered(d) == 0);
 }
 // Returns true when a run with this descriptor may end before the last number.
 inline bool closable(uint8_t d, const Mode& m) { return !d_lead(d) && closable_end(d, m); }
 
-// Returns the descriptor once no retrieved joker is left to place: only a run holding one and still
-// short of rack tiles keeps its count.
-inline uint8_t settle(uint8_t d, const Mode& m) {
-  return (!d_t(d) || d_p(d) >= m.r) ? static_cast<uint8_t>(d & 0x1F) : d;
+// How far runs are settled (see above).
+enum Settle : int { kOpen = 0, kPartly = 1, kFully = 2 };
+inline uint8_t settle(uint8_t d, int how) {
+  return how == kFully || (how == kPartly && d_uncovered(d) == 0) ? static_cast<uint8_t>(d & 0x1F) : d;
 }
 
 // A colour's open runs: up to 8 descriptors, sorted descending, packed into a word (byte 0 largest).
@@ -126,20 +138,27 @@ inline uint32_t needs_of(uint64_t s, const Mode& m) {
   return end | now << 8 | two << 16 | lead << 24;
 }
 
-// Returns a colour's runs with every descriptor settled.
-inline uint64_t settle_word(uint64_t s, const Mode& m) {
+// Returns a colour's runs settled.
+inline uint64_t settle_word(uint64_t s, int how) {
   uint8_t d[16];
   const int k = unpack(s, d);
-  for (int j = 0; j < k; ++j) d[j] = settle(d[j], m);
+  for (int j = 0; j < k; ++j) d[j] = settle(d[j], how);
   return pack(d, k);
+}
+// Returns the uncovered free jokers of a colour's open runs.
+inline int uncovered_of(uint64_t s) {
+  int u = 0;
+  for (; s != 0; s >>= 8) u += d_uncovered(static_cast<uint8_t>(s));
+  return u;
 }
 
 // One way a colour's runs take the slots of a number: what each old run does (3 bits each: 0 ends,
 // 1 + slot continues with that slot); the rest of the slots start new runs.
 struct Trans {
   uint64_t next;
-  uint32_t actions;  // 3 bits for each of at most 8 old runs
+  uint32_t actions;  // bits 0-23: 3 for each of at most 8 old runs; bits 24-31: the uncovered jokers of those it ends
   uint32_t needs;    // needs_of(next), for the joker lookahead
+  int uncovered() const { return static_cast<int>(actions >> 24); }
 };
 using TransList = std::vector<Trans>;
 
@@ -181,14 +200,14 @@ void trim_memo() {
   if (g_trans.pool.size() > (size_t{1} << 20)) g_trans = TransCache();  // 16 MiB of records at most
 }
 
-// Returns every distinct next state of a colour's runs, given the slots of its next number; `settled`
-// when no retrieved joker is left to place after this number (the next states are then settled).
+// Returns every distinct next state of a colour's runs, given the slots of its next number, settled as `how`
+// says. Of two ways to one next state, the one that leaves fewer jokers uncovered is kept.
 // Dominated moves are left out: ending a run while a new run starts in the same colour is never better
-// than continuing the old run with that slot (the longer run, holding at least as many rack tiles, can
-// do all the new one can). Returns the pool index of the first record and the count. (This builds the memo
+// than continuing the old run with that slot (the longer run can do all the new one can, and leaves no more
+// jokers uncovered than the two runs would: the uncovered count min(F, max(0, r - R)) is subadditive). Returns the pool index of the first record and the count. (This builds the memo
 // entry; transitions() below looks it up first.)
 std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state, uint32_t rest, const int slots[kSlots],
-                                               const Mode& m, bool settled) {
+                                               const Mode& m, int how) {
   TransList out;
   uint8_t old[8];
   const int k = unpack(state, old);
@@ -199,11 +218,13 @@ std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state,
     uint8_t next[16];
     int n = 0;
     bool closed = false;
+    uint32_t uncovered = 0;
     for (int j = 0; j < k; ++j) {
       if (act[j] != 0) {
         next[n++] = extend(old[j], act[j] - 1, m);
       } else {
         closed = true;
+        uncovered += static_cast<uint32_t>(d_uncovered(old[j]));
       }
     }
     int fresh_runs = 0;
@@ -212,15 +233,18 @@ std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state,
     for (int s = 0; s < kSlots; ++s) {
       for (int r = 0; r < rem[s]; ++r) next[n++] = extend(0, s, m);
     }
-    if (settled) {
-      for (int j = 0; j < n; ++j) next[j] = settle(next[j], m);
+    if (how != kOpen) {
+      for (int j = 0; j < n; ++j) next[j] = settle(next[j], how);
     }
     const uint64_t ns = pack(next, n);
-    for (const Trans& t : out) {
-      if (t.next == ns) return;
-    }
     uint32_t a = 0;
     for (int j = 0; j < k; ++j) a |= static_cast<uint32_t>(act[j]) << (3 * j);
+    a |= uncovered << 24;
+    for (Trans& t : out) {
+      if (t.next != ns) continue;
+      if (a >> 24 < t.actions >> 24) t.actions = a;
+      return;
+    }
     out.push_back(Trans{ns, a, needs_of(ns, m)});
   };
   // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
@@ -252,12 +276,12 @@ std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state,
   return {e->begin, e->count};
 }
 inline std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, const int slots[kSlots],
-                                                 const Mode& m, bool settled) {
-  uint32_t rest = m.id() << 16 | static_cast<uint32_t>(settled) << 25;
+                                                 const Mode& m, int how) {
+  uint32_t rest = m.id() << 16 | static_cast<uint32_t>(how) << 25;
   for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
   const TransCache::Entry* hit = memo.find(state, rest);
   if (hit->rest != 0) return {hit->begin, hit->count};
-  return make_transitions(memo, state, rest, slots, m, settled);
+  return make_transitions(memo, state, rest, slots, m, how);
 }
 
 // The tiles of one number promised to groups: per colour 3-bit counts of table tiles, staying
@@ -270,21 +294,23 @@ struct GroupMember {
 };
 struct GroupBuild {
   std::vector<GroupMember> members;
-  int rj = 0, tj = 0;
+  int jokers = 0;  // free jokers
 };
 
-// The answers of groups_feasible, by key (each thread its own).
-using GroupsMemo = std::unordered_map<uint64_t, bool>;
+// The key of group_split's question.
+inline uint64_t group_key(uint64_t g, int jokers, int colours, const Mode& m) {
+  return g | static_cast<uint64_t>(jokers) << 36 | static_cast<uint64_t>(colours) << 42 |
+         static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 | static_cast<uint64_t>(m.L) << 48;
+}
+// The answers of group_split, by key (each thread its own).
+using GroupsMemo = std::unordered_map<uint64_t, int>;
 thread_local GroupsMemo g_groups;
 
-// Returns true when the promised tiles plus gr rack jokers and gt free table jokers split into valid
-// groups (distinct colours, 3..C tiles, a numbered tile each, and with a free table joker r rack tiles);
-// fills `build` when asked (and then neither reads nor fills `memo`).
-bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, GroupsMemo& memo,
-                     std::vector<GroupBuild>* build) {
-  const uint64_t key = g | static_cast<uint64_t>(gr) << 36 | static_cast<uint64_t>(gt) << 39 |
-                       static_cast<uint64_t>(colours) << 42 | static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 |
-                       static_cast<uint64_t>(m.L) << 48;
+// Splits the promised tiles plus `jokers` free jokers into valid groups (distinct colours, max(3, L)..C tiles,
+// a numbered tile each). Returns the fewest uncovered jokers a split leaves (with Mode::track_p; else 0), or -1
+// when there is no split; fills `build` with such a split when asked (and then neither reads nor fills `memo`).
+int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& memo, std::vector<GroupBuild>* build) {
+  const uint64_t key = group_key(g, jokers, colours, m);
   if (build == nullptr) {
     auto it = memo.find(key);
     if (it != memo.end()) return it->second;
@@ -298,12 +324,21 @@ bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, Gro
     }
   }
   std::vector<GroupBuild> stack;
-  auto rec = [&](auto&& self, int jr, int jt) -> bool {
+  int best = -1;
+  // Depth first: the group holding a tile of the lowest colour left, then the rest; returns true to stop (a split
+  // with no joker uncovered cannot be beaten).
+  auto rec = [&](auto&& self, int left, int uncovered) -> bool {
+    if (best >= 0 && uncovered >= best) return false;
     int lead = -1;
     for (int c = 0; c < kMaxColours && lead < 0; ++c) {
       if (cnt[c][0] + cnt[c][1] + cnt[c][2] > 0) lead = c;
     }
-    if (lead < 0) return jr == 0 && jt == 0;
+    if (lead < 0) {
+      if (left != 0) return false;
+      best = uncovered;
+      if (build != nullptr) *build = stack;
+      return best == 0;
+    }
     // The group holding one tile of the lowest colour left: choose its slot kind and its other members.
     GroupBuild grp;
     auto pick = [&](auto&& pself, int c) -> bool {
@@ -315,17 +350,14 @@ bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, Gro
           rack += x.slot == kRR ? 1 : 0;
         }
         if (numbered == 0) return false;
-        for (int a = 0; a <= jr; ++a) {
-          for (int b = 0; b <= jt; ++b) {
-            const int size = size_real + a + b;
-            if (size < std::max(3, m.L) || size > colours) continue;
-            if (b > 0 && m.track_p && rack + a < m.r) continue;
-            grp.rj = a;
-            grp.tj = b;
-            stack.push_back(grp);
-            if (self(self, jr - a, jt - b)) return true;
-            stack.pop_back();
-          }
+        for (int a = 0; a <= left; ++a) {
+          const int size = size_real + a;
+          if (size < std::max(3, m.L) || size > colours) continue;
+          grp.jokers = a;
+          stack.push_back(grp);
+          const bool stop = self(self, left - a, uncovered + (m.track_p ? std::min(a, std::max(0, m.r - rack)) : 0));
+          stack.pop_back();
+          if (stop) return true;
         }
         return false;
       }
@@ -334,23 +366,26 @@ bool groups_feasible(uint64_t g, int gr, int gt, int colours, const Mode& m, Gro
         if (cnt[c][s] == 0) continue;
         --cnt[c][s];
         grp.members.push_back(GroupMember{c, s == 0 ? kTR : s == 1 ? kVT : kRR});
-        const bool ok = pself(pself, c + 1);
+        const bool stop = pself(pself, c + 1);
         grp.members.pop_back();
         ++cnt[c][s];
-        if (ok) return true;
+        if (stop) return true;
       }
       return false;
     };
     return pick(pick, lead);
   };
-  const bool ok = total > 0 ? rec(rec, gr, gt) : (gr == 0 && gt == 0);
-  if (build != nullptr) {
-    *build = stack;
-  } else {
-    if (memo.size() > (size_t{1} << 18)) memo.clear();  // bounded: the keys seen in practice are few
-    memo.emplace(key, ok);
+  if (total > 0) {
+    rec(rec, jokers, 0);
+  } else if (jokers == 0) {
+    best = 0;
+    if (build != nullptr) build->clear();
   }
-  return ok;
+  if (build == nullptr) {
+    if (memo.size() > (size_t{1} << 18)) memo.clear();  // bounded: the keys seen in practice are few
+    memo.emplace(key, best);
+  }
+  return best;
 }
 
 // The input of one programme run.
@@ -364,15 +399,12 @@ struct Input {
   int jt = 0;                              // free table jokers (must be placed)
   int jr = 0;                              // rack jokers available
   int jr_min = 0;                          // rack jokers that must be played
+  // The free jokers are alike (Slot): the first jt placed, in the sweep's order, count as the table's and every
+  // later one as a rack joker. That is how value(P) counts P's jokers (at the highest numbers any free joker
+  // stands for), and the score follows from the count.
   int threshold = 0;                       // opening value to reach (0: none)
   int64_t w_rr[kMaxN] = {};                // objective weight of a rack tile by number
   int64_t w_rj[kMaxN] = {};                // objective weight of a rack joker by the number it stands for
-  int64_t c_j = 0;                         // ... split into a part for being a rack joker at all
-  int64_t v_j[kMaxN] = {};                 // ... and a part for the number it stands for
-  // When a retrieved joker and rack jokers are both free, legality fixes which joker is the retrieved one,
-  // but value(P) counts P's jokers at the highest free slots (the contract): the programme then labels
-  // free jokers for value apart from legality, and counts the labels (they must end equal to P's jokers).
-  bool labels = false;
   bool usage = false;                      // key states by the rack tiles used (to enumerate plays)
   uint8_t bit[kMaxColours][kMaxN] = {};    // first usage bit of each rack tile
   bool require_play = true;                // at least one rack tile
@@ -383,7 +415,6 @@ struct Input {
   int64_t suffix[kMaxN * kMaxColours + 1] = {};
   int vsuffix[kMaxN * kMaxColours + 1] = {};  // the most opening value the rack tiles after each position add
   int64_t wj_max = 0;
-  int64_t vj_max = 0;
   bool group_ok[kMaxN] = {};
   bool joker_run_ok[kMaxColours][kMaxN] = {};  // could a run through (c, n) hold a joker at n?
   uint8_t gaps_after[kMaxColours][kMaxN] = {};  // numbers after n with no tile of colour c at all
@@ -484,12 +515,9 @@ void prepare(Input& in) {
     in.vsuffix[pos] = in.vsuffix[pos + 1] + copies * n;
   }
   in.wj_max = 0;
-  in.vj_max = 0;
   for (int n = 1; n <= N; ++n) {
     in.wj_max = std::max(in.wj_max, in.w_rj[n]);
-    in.vj_max = std::max(in.vj_max, in.v_j[n]);
   }
-  in.labels = in.mode.track_p && in.jr > 0 && in.jt > 0 && in.vj_max > 0;
 }
 
 // Returns an upper bound of the score any legal end can reach (before the sweep starts).
@@ -498,28 +526,28 @@ int64_t root_bound(const Input& in) { return in.suffix[0] + in.jr * in.wj_max; }
 struct State {
   uint64_t cs[kMaxColours];
   uint64_t mask;
-  uint64_t misc;  // bits 0-35 groups promised, 36-38 rack jokers used, 39-41 table jokers used, 42-51 value,
-                  // 52-54 free jokers labelled as P's for value (Input::labels)
+  uint64_t misc;  // bits 0-35 groups promised, 36-38 free jokers placed, 39-41 uncovered jokers of closed melds,
+                  // 42-51 value, 52 settled fully (see extend)
   bool operator==(const State& o) const {
     return cs[0] == o.cs[0] && cs[1] == o.cs[1] && cs[2] == o.cs[2] && cs[3] == o.cs[3] && mask == o.mask &&
            misc == o.misc;
   }
 };
 constexpr uint64_t kGroupBits = (1ULL << 36) - 1;
-inline int st_jr(const State& s) { return static_cast<int>((s.misc >> 36) & 7); }
-inline int st_jt(const State& s) { return static_cast<int>((s.misc >> 39) & 7); }
+inline int st_jf(const State& s) { return static_cast<int>((s.misc >> 36) & 7); }
+inline int st_unc(const State& s) { return static_cast<int>((s.misc >> 39) & 7); }
 inline int st_v(const State& s) { return static_cast<int>((s.misc >> 42) & 1023); }
-inline int st_jv(const State& s) { return static_cast<int>((s.misc >> 52) & 7); }
-inline uint64_t with_counts(uint64_t misc, int jr, int jt, int v, int jv) {
-  return (misc & kGroupBits) | static_cast<uint64_t>(jr) << 36 | static_cast<uint64_t>(jt) << 39 |
-         static_cast<uint64_t>(std::min(v, 1023)) << 42 | static_cast<uint64_t>(jv) << 52;
+inline bool st_settled(const State& s) { return (s.misc >> 52) & 1; }
+inline uint64_t with_counts(uint64_t misc, int jf, int unc, int v, bool settled) {
+  return (misc & kGroupBits) | static_cast<uint64_t>(jf) << 36 | static_cast<uint64_t>(unc) << 39 |
+         static_cast<uint64_t>(std::min(v, 1023)) << 42 | static_cast<uint64_t>(settled) << 52;
 }
 
 struct Node {
   State s;
   int64_t score;
   int32_t parent;
-  uint32_t info;         // colour step: b, ga, gv, gb, yR, yT (4 bits each); group step: gR, gT
+  uint32_t info;         // colour step: b, ga, gv, gb, y (free jokers) (4 bits each); group step: y
   uint32_t actions;      // colour step: how the runs moved (Trans::actions; kept in the node, so that a play
                          // can be rebuilt after the transition memo was trimmed)
   bool dead;             // dominated by another node of its layer: not expanded
@@ -715,7 +743,8 @@ class Programme {
       }
       // The children are made one at a time: the first often leads to a legal end, and the others are then never
       // made. A colour step's, as table_next makes them; a group step's, as group_step would: one for each count
-      // of free jokers the promised groups can take (they differ in that count, so none dominates another).
+      // of free jokers the promised groups can take (they differ in that count, so none dominates another). The
+      // input has no rack: no score, and no retrieval rule.
       Node child;
       if (c < C) {
         TableCursor cursor;
@@ -726,11 +755,10 @@ class Programme {
         return false;
       }
       const uint64_t g = x.s.misc & kGroupBits;  // (not 0: an idle group step went straight on above)
-      const int jtu = st_jt(x.s);
-      for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
+      for (int y = 0; y <= jokers_left(st_jf(x.s)); ++y) {
         if (stats_ != nullptr) ++stats_->transitions;
-        if (!groups_feasible(g, 0, gt, C, in_.mode, groups_memo_, nullptr)) continue;
-        child = group_child(x, 0, n, 0, gt, 0, x.score);
+        if (group_split(g, y, C, in_.mode, groups_memo_, nullptr) < 0) continue;
+        child = group_child(x, 0, n, y, 0, x.score);
         if (stats_ != nullptr) ++stats_->states;
         if (visit(child)) return true;
       }
@@ -818,26 +846,29 @@ class Programme {
   // Returns true when a node of the last layer is a legal end.
   bool ends_legally(const Node& x) const {
     if (x.dead) return false;
-    if (st_jt(x.s) != in_.jt || st_jr(x.s) < in_.jr_min || st_v(x.s) < in_.threshold) return false;
-    if (in_.labels && st_jv(x.s) != st_jr(x.s)) return false;
+    const int jf = st_jf(x.s);
+    if (jf - in_.jt < in_.jr_min || st_v(x.s) < in_.threshold) return false;
     if (in_.require_play && x.score <= 0) return false;
+    int open = 0;
     for (int c = 0; c < in_.p.colours; ++c) {
       uint8_t d[8];
       const int k = unpack(x.s.cs[c], d);
       for (int j = 0; j < k; ++j) {
         if (!closable_end(d[j], in_.mode)) return false;
+        open += d_uncovered(d[j]);
       }
     }
-    return true;
+    // The retrieval rule: enough free jokers can be the retrieved ones (see extend; settled runs count none).
+    return !in_.mode.track_p || jf - st_unc(x.s) - open >= in_.jt;
   }
   void colour_step(Layer& from, Layer& to, int n, int c);
   // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
   // order, without the rack, score and floor (the input has none), made one at a time (table_next) and not
   // merged (the search needs no index).
   struct TableCursor {
-    int ga = 0, yt = -1, ga_most = 0, yt_most = 0;  // the (table copies to groups, free jokers) choice made last
-    uint32_t ti = 0, tend = 0;                       // its transitions not yet tried
-    int jtu = 0, jt_left = 0, deficit_others = 0, members_before = 0, most_before = 0;
+    int ga = 0, y = -1, ga_most = 0, y_most = 0;  // the (table copies to groups, free jokers) choice made last
+    uint32_t ti = 0, tend = 0;                     // its transitions not yet tried
+    int jf = 0, jokers = 0, deficit_others = 0, members_before = 0, most_before = 0;
     int group_deficit = 0, jokers_left = 0;
     uint64_t g = 0, misc = 0;
     uint32_t info = 0;
@@ -903,57 +934,68 @@ class Programme {
     y.s.misc = misc;
     return y;
   }
-  // Returns x's child in the group step of number n that gives the promised groups gr rack jokers and gt free
-  // table jokers (gv of them labelled as P's), with this score.
-  Node group_child(const Node& x, size_t parent, int n, int gr, int gt, int gv, int64_t score) const {
-    const int jtu = st_jt(x.s);
-    Node y = carried(x, parent);
-    y.score = score;
-    y.info = static_cast<uint32_t>(gr | gt << 4);
-    y.s.misc = with_counts(0, st_jr(x.s) + gr, jtu + gt, std::min(in_.threshold, st_v(x.s) + n * gr), st_jv(x.s) + gv);
-    if (gt > 0 && jtu + gt == in_.jt) settle_others(y.s, -1);
-    return y;
+  // Returns x's child in the group step of number n that gives the promised groups y free jokers, with this score
+  // and `unc` uncovered jokers in closed melds.
+  Node group_child(const Node& x, size_t parent, int n, int y, int unc, int64_t score) const {
+    const int jf = st_jf(x.s);
+    Node z = carried(x, parent);
+    z.score = score;
+    z.info = static_cast<uint32_t>(y);
+    z.s.misc = with_counts(0, jf + y, unc, std::min(in_.threshold, st_v(x.s) + n * rack_jokers(jf, y)),
+                           st_settled(x.s));
+    settle_state(z.s);
+    return z;
   }
+  // Returns how far the runs of a state are settled (see extend).
+  int settle_how(const State& s) const {
+    if (!in_.mode.track_p) return kOpen;
+    if (st_settled(s)) return kFully;
+    return jokers_left(st_jf(s)) == 0 ? kPartly : kOpen;
+  }
+  // Settles the runs of s as far as its counts now allow: fully once the free jokers placed, less the uncovered
+  // ones of closed and open melds, reach the retrieved jokers; partly once no free joker is left to place.
+  void settle_state(State& s) const {
+    if (!in_.mode.track_p || st_settled(s)) return;
+    int open = 0;
+    for (int c = 0; c < in_.p.colours; ++c) open += uncovered_of(s.cs[c]);
+    const bool fully = st_jf(s) - st_unc(s) - open >= in_.jt;
+    if (!fully && jokers_left(st_jf(s)) != 0) return;
+    for (int c = 0; c < in_.p.colours; ++c) s.cs[c] = settle_word(s.cs[c], fully ? kFully : kPartly);
+    if (fully) s.misc |= uint64_t{1} << 52;
+  }
+  // Returns the free jokers still to place after `jf` were.
+  int jokers_left(int jf) const { return in_.jr + in_.jt - jf; }
   // Returns true when colour step (n, c) can only carry x on: no tile of (c, n), no run of colour c open,
   // and no joker that could stand there.
   bool colour_idle(const Node& x, int n, int c) const {
-    const int jokers_left = in_.jr - st_jr(x.s) + in_.jt - st_jt(x.s);
     return in_.tr[c][n] + in_.vt[c][n] + in_.rr[c][n] == 0 && x.s.cs[c] == 0 &&
-           (jokers_left == 0 || !in_.joker_run_ok[c][n]);
+           (jokers_left(st_jf(x.s)) == 0 || !in_.joker_run_ok[c][n]);
   }
   // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
   // child (bound, opening value, joker lookahead); returns false when x does not pass them.
   bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
-  // Settles the runs of every colour but c (the last retrieved joker has just been placed).
-  void settle_others(State& s, int c) const;
   void group_step(Layer& from, Layer& to, int n);
   // Offers to `to` (layer to_layer) the children that expand(x, idx, sink) passes to sink for each live node x
   // of `from`, keeping only viable ones and recording the moves of a guide.
   template <class Expand>
   void expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand);
 
-  // Returns how many of y free jokers placed now (yr of them from the rack), after `placed` earlier ones, are
-  // labelled as P's for value. P's jokers count at the highest slots any free joker takes (the contract), and
-  // the sweep places jokers in rising numbers, so the first `jt` free jokers placed are the retrieved ones
-  // for value and every later one is P's: the labels follow from the counts, with no choice to make.
-  int labelled(int placed, int y, int yr) const {
-    if (!in_.labels) return yr;
+  // Returns how many of y free jokers placed now, after `placed` earlier ones, are rack jokers: P's jokers count
+  // at the highest numbers any free joker stands for (the contract), and the sweep places jokers in rising
+  // numbers, so the first jt free jokers placed are the table's and every later one is a rack joker.
+  int rack_jokers(int placed, int y) const {
     return std::max(0, placed + y - in_.jt) - std::max(0, placed - in_.jt);
   }
-  // Returns the score of placing yr rack jokers, yv free jokers labelled as P's for value, at number n.
-  int64_t joker_gain(int yr, int yv, int n) const {
-    return in_.labels ? yr * in_.c_j + yv * in_.v_j[n] : yr * in_.w_rj[n];
-  }
+  // Returns the rack jokers still to come once `placed` free jokers were placed.
+  int rack_jokers_left(int placed) const { return in_.jr - std::max(0, placed - in_.jt); }
   // Returns true when an opening value v, with the rack tiles from sweep position pos on and jr_left rack
   // jokers still to come, can still reach the threshold. (The value is kept capped at the threshold: past
   // it, states that differ only in the value merge.)
   bool opening_reachable(int v, int pos, int jr_left) const {
     return v + in_.vsuffix[pos] + jr_left * in_.p.numbers >= in_.threshold;
   }
-  // Returns the most the jokers can still add: rack jokers left, and value labels left.
-  int64_t joker_bound(int jr_left, int jv_used) const {
-    return in_.labels ? jr_left * in_.c_j + (in_.jr - jv_used) * in_.vj_max : jr_left * in_.wj_max;
-  }
+  // Returns the most the jokers can still add once `placed` free jokers were placed.
+  int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.wj_max; }
   // Marks the nodes of a layer that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
   // Returns the fewest jokers the runs of colour c (summarised by needs_of), open at number n, still need
@@ -1009,22 +1051,16 @@ inline int Programme::joker_deficit(uint32_t needs, int c, int n) const {
   return (needs >> 28) & 1 ? std::max<int>(near, in_.gaps_after[c][n]) : near;
 }
 
-void Programme::settle_others(State& s, int c) const {
-  for (int x = 0; x < in_.p.colours; ++x) {
-    if (x != c) s.cs[x] = settle_word(s.cs[x], in_.mode);
-  }
-}
-
 bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
   const int C = in_.p.colours, pos = (n - 1) * C + c;
-  const int jr_left = in_.jr - st_jr(x.s), jt_left = in_.jt - st_jt(x.s);
-  if (!take(x.score + in_.suffix[pos + 1] + joker_bound(jr_left, st_jv(x.s)))) return false;
-  if (!opening_reachable(st_v(x.s), pos + 1, jr_left)) return false;
+  const int jf = st_jf(x.s);
+  if (!take(x.score + in_.suffix[pos + 1] + joker_bound(jf))) return false;
+  if (!opening_reachable(st_v(x.s), pos + 1, rack_jokers_left(jf))) return false;
   // The jokers the other colours' runs and the promised groups need for certain.
   const uint64_t g = x.s.misc & kGroupBits;
   int members = 0, most = 0;
   if (g != 0) promised_before(g, c, members, most);
-  if (others_deficit(x, c) + groups_deficit(g, n, c, members, most, 0) > jr_left + jt_left) return false;
+  if (others_deficit(x, c) + groups_deficit(g, n, c, members, most, 0) > jokers_left(jf)) return false;
   y = carried(x, parent);
   y.deficit[c] = 0;
   return true;
@@ -1038,18 +1074,18 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const int gmax = in_.group_ok[n] ? 7 : 0;
   // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
   struct JokerChoice {
-    int yr, yt, yv, jokers_left;
+    int y, yr, jokers_left;  // free jokers placed here, how many of them are rack jokers, free jokers left after
     int64_t score;
-    bool settled;
   };
-  JokerChoice choices[128];  // at most 5 x 5 x 5 (jokers <= 4: search_supported)
+  JokerChoice choices[kMaxJokers + 1];
   TransCache& memo = memo_;
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
-    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
-    const int jr_left = in_.jr - jru, jt_left = in_.jt - jtu;
-    const int yr_most = in_.joker_run_ok[c][n] ? jr_left : 0, yt_most = in_.joker_run_ok[c][n] ? jt_left : 0;
+    const int jf = st_jf(x.s), val = st_v(x.s), unc = st_unc(x.s);
+    const int how = settle_how(x.s);
+    const int left = jokers_left(jf);
+    const int y_most = in_.joker_run_ok[c][n] ? left : 0;
     const uint64_t g = x.s.misc & kGroupBits;
     const int deficit_others = others_deficit(x, c);
     // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
@@ -1061,16 +1097,12 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         for (int k = 0; k < b; ++k) mask |= 1ULL << (in_.bit[c][n] + k);
       }
       int nchoices = 0;
-      for (int yr = 0; yr <= yr_most; ++yr) {
-        for (int yt = 0; yt <= yt_most; ++yt) {
-          const int yv = labelled(jru + jtu, yr + yt, yr);
-          const int64_t score = x.score + b * in_.w_rr[n] + joker_gain(yr, yv, n);
-          if (!take(score + in_.suffix[pos + 1] + joker_bound(jr_left - yr, jvu + yv))) continue;
-          if (!opening_reachable(val + n * (b + yr), pos + 1, jr_left - yr)) continue;
-          // Once the last retrieved joker is placed, every colour's runs are settled.
-          choices[nchoices++] = JokerChoice{yr, yt, yv, jr_left - yr + jt_left - yt, score,
-                                            in_.mode.track_p && jt_left == yt};
-        }
+      for (int y = 0; y <= y_most; ++y) {
+        const int yr = rack_jokers(jf, y);
+        const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
+        if (!take(score + in_.suffix[pos + 1] + joker_bound(jf + y))) continue;
+        if (!opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(jf + y))) continue;
+        choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
       for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
@@ -1086,20 +1118,24 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             for (int ci = 0; ci < nchoices; ++ci) {
               const JokerChoice& ch = choices[ci];
               if (deficit_others + group_deficit > ch.jokers_left) continue;
-              const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.yr, ch.yt};
-              const auto [tbegin, tcount] = transitions(memo, x.s.cs[c], slots, in_.mode, ch.settled);
+              const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.y};
+              const auto [tbegin, tcount] = transitions(memo, x.s.cs[c], slots, in_.mode, how);
               if (tcount == 0) continue;
               const int nv = std::min(in_.threshold, val + n * (b + ch.yr));
-              const uint64_t misc = with_counts(g2, jru + ch.yr, jtu + ch.yt, nv, jvu + ch.yv);
-              const uint32_t info =
-                  static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.yr << 16 | ch.yt << 20);
+              const uint64_t misc = with_counts(g2, jf + ch.y, unc, nv, how == kFully);
+              // Placing a joker or a rack tile may settle the runs further.
+              const bool resettle = in_.mode.track_p && how != kFully && (ch.y > 0 || b > 0);
+              const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.y << 16);
               for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
                 const Trans& t = memo.pool[ti];
                 const int deficit = joker_deficit(t.needs, c, n);
                 if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
-                Node y = colour_child(x, idx, ch.score, info, t, c, deficit, misc);
-                if (ch.settled && ch.yt > 0) settle_others(y.s, c);
+                // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
+                if (unc + t.uncovered() > in_.jr) continue;
+                Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
+                                      misc + (static_cast<uint64_t>(t.uncovered()) << 39));
                 y.s.mask = mask;
+                if (resettle) settle_state(y.s);
                 sink(y);
               }
               if (stats_ != nullptr) stats_->transitions += tcount;
@@ -1126,9 +1162,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
 void Programme::table_begin(const Node& x, int n, int c, TableCursor& k) const {
   k = TableCursor{};
   k.ga_most = std::min<int>(in_.tr[c][n], in_.group_ok[n] ? 7 : 0);
-  k.jtu = st_jt(x.s);
-  k.jt_left = in_.jt - k.jtu;
-  k.yt_most = in_.joker_run_ok[c][n] ? k.jt_left : 0;
+  k.jf = st_jf(x.s);
+  k.jokers = jokers_left(k.jf);
+  k.y_most = in_.joker_run_ok[c][n] ? k.jokers : 0;
   k.g = x.s.misc & kGroupBits;
   k.deficit_others = others_deficit(x, c);
   promised_before(k.g, c, k.members_before, k.most_before);
@@ -1144,23 +1180,23 @@ bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& ch
       if (stats_ != nullptr) ++stats_->states;
       return true;
     }
-    // The next (ga, yt) choice, ga outer (as colour_step orders them).
-    if (++k.yt > k.yt_most) {
-      k.yt = 0;
+    // The next (ga, y) choice, ga outer (as colour_step orders them).
+    if (++k.y > k.y_most) {
+      k.y = 0;
       if (++k.ga > k.ga_most) return false;
     }
     const uint64_t g2 = k.g | static_cast<uint64_t>(k.ga) << (9 * c);
     k.group_deficit = groups_deficit(g2, n, c, k.members_before, k.most_before, k.ga);
-    k.jokers_left = k.jt_left - k.yt;
+    k.jokers_left = k.jokers - k.y;
     k.ti = k.tend = 0;
     if (k.deficit_others + k.group_deficit > k.jokers_left) continue;
-    const int slots[kSlots] = {in_.tr[c][n] - k.ga, 0, 0, 0, k.yt};
-    const auto [tbegin, tcount] = transitions(memo_, x.s.cs[c], slots, in_.mode, false);
+    const int slots[kSlots] = {in_.tr[c][n] - k.ga, 0, 0, k.y};
+    const auto [tbegin, tcount] = transitions(memo_, x.s.cs[c], slots, in_.mode, kOpen);
     if (stats_ != nullptr) stats_->transitions += tcount;
     k.ti = tbegin;
     k.tend = tbegin + tcount;
-    k.misc = with_counts(g2, 0, k.jtu + k.yt, 0, 0);
-    k.info = static_cast<uint32_t>(k.ga << 4 | k.yt << 20);
+    k.misc = with_counts(g2, k.jf + k.y, 0, 0, false);
+    k.info = static_cast<uint32_t>(k.ga << 4 | k.y << 16);
   }
 }
 
@@ -1169,21 +1205,24 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kGroupBits;
-    const int jru = st_jr(x.s), jtu = st_jt(x.s), val = st_v(x.s), jvu = st_jv(x.s);
+    const int jf = st_jf(x.s), val = st_v(x.s), unc = st_unc(x.s);
     if (g == 0) {
-      sink(carried(x, idx));
+      Node y = carried(x, idx);
+      settle_state(y.s);  // (the number's rack tiles may have covered jokers)
+      sink(y);
       return;
     }
-    for (int gr = 0; gr <= in_.jr - jru; ++gr) {
-      for (int gt = 0; gt <= in_.jt - jtu; ++gt) {
-        const int gv = labelled(jru + jtu, gr + gt, gr);
-        if (stats_ != nullptr) ++stats_->transitions;
-        const int64_t score = x.score + joker_gain(gr, gv, n);
-        if (!take(score + in_.suffix[n * in_.p.colours] + joker_bound(in_.jr - jru - gr, jvu + gv))) continue;
-        if (!opening_reachable(val + n * gr, n * in_.p.colours, in_.jr - jru - gr)) continue;
-        if (!groups_feasible(g, gr, gt, in_.p.colours, in_.mode, groups_memo_, nullptr)) continue;
-        sink(group_child(x, idx, n, gr, gt, gv, score));
-      }
+    // Uncovered jokers of the groups count until the runs are settled (after that, nothing can break the rule).
+    const bool count = in_.mode.track_p && !st_settled(x.s);
+    for (int y = 0; y <= jokers_left(jf); ++y) {
+      if (stats_ != nullptr) ++stats_->transitions;
+      const int yr = rack_jokers(jf, y);
+      const int64_t score = x.score + yr * in_.w_rj[n];
+      if (!take(score + in_.suffix[n * in_.p.colours] + joker_bound(jf + y))) continue;
+      if (!opening_reachable(val + n * yr, n * in_.p.colours, rack_jokers_left(jf + y))) continue;
+      const int split = group_split(g, y, in_.p.colours, in_.mode, groups_memo_, nullptr);
+      if (split < 0 || (count && unc + split > in_.jr)) continue;
+      sink(group_child(x, idx, n, y, count ? unc + split : unc, score));
     }
   });
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
@@ -1275,10 +1314,11 @@ void Programme::mark_alive() {
 }
 
 void Programme::prune_dominated(Layer& layer) const {
-  // A colour's runs are weaker when one closable run is gone, one run is one shorter, one run counts one
-  // rack tile fewer, one run is bound to end at the last number, or (when runs could be jokers only) one
-  // run has lost its numbered tile: whatever the weaker runs can still do, the stronger can too (end the
-  // extra run at once, or carry the longer one along). So a node whose runs are a weakening of another
+  // A colour's runs are weaker when one closable run with no joker uncovered is gone, one run is one shorter,
+  // one run holds one rack tile fewer or one free joker more (as the retrieval rule counts them), one run is
+  // bound to end at the last number, or (when runs could be jokers only) one run has lost its numbered tile:
+  // whatever the weaker runs can still do, the stronger can too (end the extra run at once, or carry the longer
+  // one along). So a node whose runs are a weakening of another
   // node's, everything else equal and its score no higher, is dead.
   for (size_t i = 0; i < layer.nodes.size(); ++i) {
     const Node& strong = layer.nodes[i];
@@ -1298,7 +1338,7 @@ void Programme::prune_dominated(Layer& layer) const {
             if (!weak.dead && weak.score <= strong.score) weak.dead = true;
           }
         };
-        if (closable(d[j], in_.mode)) {
+        if (closable(d[j], in_.mode) && d_uncovered(d[j]) == 0) {  // (ending it uncovers no joker)
           int n = 0;
           for (int x = 0; x < k; ++x) {
             if (x != j) w[n++] = d[x];
@@ -1310,9 +1350,17 @@ void Programme::prune_dominated(Layer& layer) const {
           w[j] = static_cast<uint8_t>(d[j] - 1);
           kill(k);
         }
-        if (d_p(d[j]) > 0) {  // one rack tile fewer counted
+        // For the retrieval rule, a run is weaker with one rack tile fewer, or with one more free joker: whatever
+        // comes, it leaves at least as many jokers uncovered (extend).
+        const int R = kQR[d_q(d[j])], S = kQS[d_q(d[j])];
+        if (R > 0) {
           std::copy(d, d + k, w);
-          w[j] = static_cast<uint8_t>(d[j] - 64);
+          w[j] = make_desc(d_len(d[j]), d_real(d[j]), d_lead(d[j]), R - 1, S - 1);
+          kill(k);
+        }
+        if (in_.mode.track_p && S < in_.mode.r) {
+          std::copy(d, d + k, w);
+          w[j] = make_desc(d_len(d[j]), d_real(d[j]), d_lead(d[j]), R, S + 1);
           kill(k);
         }
         if (!d_lead(d[j]) && in_.jr + in_.jt > 0) {  // the same run, but bound to end at the last number
@@ -1343,21 +1391,19 @@ struct RunList {
   int size = 0;
 };
 
-// Returns the groups rebuilt from promised tiles (as groups_feasible fills them), remembered per key: listing
+// Returns the groups rebuilt from promised tiles (as group_split fills them), remembered per key: listing
 // plays rebuilds the same few group steps over and over.
-const std::vector<GroupBuild>& group_build(uint64_t g, int gr, int gt, int colours, const Mode& m) {
+const std::vector<GroupBuild>& group_build(uint64_t g, int jokers, int colours, const Mode& m) {
   thread_local std::unordered_map<uint64_t, std::vector<GroupBuild>> tl_memo;
   std::unordered_map<uint64_t, std::vector<GroupBuild>>& memo = tl_memo;  // (a thread-local looked up once)
-  const uint64_t key = g | static_cast<uint64_t>(gr) << 36 | static_cast<uint64_t>(gt) << 39 |
-                       static_cast<uint64_t>(colours) << 42 | static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 |
-                       static_cast<uint64_t>(m.L) << 48;
+  const uint64_t key = group_key(g, jokers, colours, m);
   auto it = memo.find(key);
   if (it != memo.end()) return it->second;
   if (memo.size() > (size_t{1} << 14)) memo.clear();  // bounded; the keys seen in practice are few
   std::vector<GroupBuild> groups;
-  const bool ok = groups_feasible(g, gr, gt, colours, m, g_groups, &groups);
-  assert(ok);
-  (void)ok;
+  const int split = group_split(g, jokers, colours, m, g_groups, &groups);
+  assert(split >= 0);
+  (void)split;
   return memo.emplace(key, std::move(groups)).first->second;
 }
 
@@ -1372,10 +1418,10 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   const int N = in_.p.numbers, C = in_.p.colours;
   RunList runs[kMaxColours];
   value = 0;
-  // value(P): P's numbered tiles, plus P's jokers at the highest numbers any free joker stands for.
+  // value(P): P's numbered tiles, plus P's jokers (every free joker but the table's jt) at the highest numbers
+  // any free joker stands for.
   int free_slots[2 * kMaxJokers];
   int nfree = 0;
-  int rack_jokers = 0;
   auto finish_run = [&](int c, const RunBuild& r) {
     Meld m{MeldKind::Run, c, r.start, r.len, 0, 0};
     for (int k = 0; k < r.len; ++k) {
@@ -1385,16 +1431,12 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         played.add(tile_code(c, number));
         value += number;
       }
-      if (s == kRJ) {
-        played.add(kJoker);
-        ++rack_jokers;
-      }
-      if (s == kRJ || s == kTJ) free_slots[nfree++] = number;
+      if (s == kFJ) free_slots[nfree++] = number;
     }
     melds.push_back(m);
   };
   // Keeps each colour's runs in the order of the state's packed descriptors (descending), settling them
-  // as the programme did once the last retrieved joker was placed. (A stable insertion sort: at most 8 runs.)
+  // as the programme did once the retrieval rule was met for certain. (A stable insertion sort: at most 8 runs.)
   auto sort_runs = [&](RunList& rs) {
     for (int k = 1; k < rs.size; ++k) {
       for (int j = k; j > 0 && rs.at[j - 1].desc < rs.at[j].desc; --j) std::swap(rs.at[j - 1], rs.at[j]);
@@ -1405,12 +1447,12 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       if (changed >= 0) sort_runs(runs[changed]);
       return;
     }
-    const bool settled = st_jt(x.s) == in_.jt;
+    const int how = settle_how(x.s);
     for (int c = 0; c < C; ++c) {
-      if (settled) {
-        for (int k = 0; k < runs[c].size; ++k) runs[c].at[k].desc = settle(runs[c].at[k].desc, in_.mode);
+      if (how != kOpen) {
+        for (int k = 0; k < runs[c].size; ++k) runs[c].at[k].desc = settle(runs[c].at[k].desc, how);
       }
-      if (settled || c == changed) sort_runs(runs[c]);
+      if (how != kOpen || c == changed) sort_runs(runs[c]);
     }
   };
   size_t li = 1;
@@ -1420,8 +1462,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       // Nothing placed, no run open, nothing to settle: the step changes nothing (most steps of a play).
       if (x.info == 0 && runs[c].size == 0 && in_.tr[c][n] == 0 && in_.vt[c][n] == 0 && !in_.mode.track_p) continue;
       const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
-      const int yr = (x.info >> 16) & 15, yt = (x.info >> 20) & 15;
-      int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, yr, yt};
+      int rem[kSlots] = {in_.tr[c][n] - ga, in_.vt[c][n] - gv, b - gb, static_cast<int>(x.info >> 16) & 15};
       // The runs that go on are compacted to the front in place (their order kept), then new runs follow.
       RunList& next = runs[c];
       const uint32_t actions = x.actions;
@@ -1455,8 +1496,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     const Node& x = *path[li];
     const uint64_t g = prev.s.misc & kGroupBits;
     if (g != 0) {
-      for (const GroupBuild& gb : group_build(g, x.info & 15, (x.info >> 4) & 15, C, in_.mode)) {
-        Meld m{MeldKind::Group, 0, n, static_cast<int>(gb.members.size()) + gb.rj + gb.tj, 0, 0};
+      for (const GroupBuild& gb : group_build(g, x.info & 15, C, in_.mode)) {
+        Meld m{MeldKind::Group, 0, n, static_cast<int>(gb.members.size()) + gb.jokers, 0, 0};
         for (const GroupMember& mem : gb.members) {
           if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
           if (mem.slot == kRR) {
@@ -1464,9 +1505,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
             value += n;
           }
         }
-        for (int k = 0; k < gb.rj; ++k) played.add(kJoker);
-        for (int k = 0; k < gb.rj + gb.tj; ++k) free_slots[nfree++] = n;
-        rack_jokers += gb.rj;
+        for (int k = 0; k < gb.jokers; ++k) free_slots[nfree++] = n;
         melds.push_back(m);
       }
     }
@@ -1479,32 +1518,29 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   for (int k = 1; k < nfree; ++k) {  // descending (a handful of jokers)
     for (int j = k; j > 0 && free_slots[j - 1] < free_slots[j]; --j) std::swap(free_slots[j - 1], free_slots[j]);
   }
-  for (int k = 0; k < rack_jokers && k < nfree; ++k) value += free_slots[k];
+  const int rack_jokers = nfree - in_.jt;
+  if (rack_jokers > 0) played.add(kJoker, rack_jokers);
+  for (int k = 0; k < rack_jokers; ++k) value += free_slots[k];
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Orchestration: inputs from a position, joker options, openings.
 
 void set_weights(Input& in, Objective obj, int joker_penalty) {
-  for (int n = 0; n < kMaxN; ++n) {
+  constexpr int64_t kUnit = int64_t{1} << 20;  // the key's primary part; the secondary fits below it
+  for (int64_t n = 0; n < kMaxN; ++n) {
     switch (obj) {
       case Objective::Tiles:
-        in.w_rr[n] = (int64_t{1} << 20) + n;
-        in.c_j = int64_t{1} << 20;
-        in.v_j[n] = n;
+        in.w_rr[n] = in.w_rj[n] = kUnit + n;
         break;
       case Objective::Value:
-        in.w_rr[n] = (static_cast<int64_t>(n) << 20) + 1;
-        in.c_j = 1;
-        in.v_j[n] = static_cast<int64_t>(n) << 20;
+        in.w_rr[n] = in.w_rj[n] = n * kUnit + 1;
         break;
       case Objective::Penalty:
-        in.w_rr[n] = (static_cast<int64_t>(n) << 20) + 1;
-        in.c_j = (static_cast<int64_t>(joker_penalty) << 20) + 1;
-        in.v_j[n] = 0;
+        in.w_rr[n] = n * kUnit + 1;
+        in.w_rj[n] = joker_penalty * kUnit + 1;
         break;
     }
-    in.w_rj[n] = in.c_j + in.v_j[n];
   }
 }
 
@@ -1522,6 +1558,7 @@ void finish_mode(Input& in) {
   in.mode.L = in.p.min_len;
   in.mode.track_real = in.jr + in.jt + vtot >= in.p.min_len;
   if (!in.mode.track_p) in.mode.r = 0;
+  in.mode.strict = in.mode.track_p && in.jr == 0;
 }
 
 void set_usage(Input& in, const TileSet& rack) {
@@ -2111,7 +2148,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     if (stats != nullptr) held = static_cast<size_t>(stats->states);
     for (size_t f : prog.finals()) {
       const Node& x = prog.final_node(f);
-      const int jr = st_jr(x.s);
+      const int jr = st_jf(x.s) - inputs[ii].jt;  // rack jokers played
       const uint64_t key = x.s.mask * 8 + static_cast<uint64_t>(jr);
       auto [it, fresh] = by_mask.try_emplace(key, jr, Best{x.score, progs.size() - 1, f});
       if (fresh) {

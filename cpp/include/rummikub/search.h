@@ -4,14 +4,16 @@
 //
 // How it works: a dynamic programme sweeps the numbers 1..N and, within a number, the colours
 // (van Rijn, Takes & Vis 2015, extended). The state holds, per colour, the multiset of open runs, each
-// described by one byte (length so far capped at the minimum length, whether it holds a numbered tile,
-// whether it holds a retrieved table joker and how many rack tiles it holds); the tiles of the current
-// number promised to groups; the jokers used; the opening value reached; and, when enumerating plays,
+// described by one byte (length so far capped at the minimum length, whether it holds a numbered tile, and
+// while the retrieval rule needs it, how many rack tiles and free jokers it holds); the tiles of the current
+// number promised to groups; the free jokers placed; the opening value reached; and, when enumerating plays,
 // which rack tiles were used. Groups of a number are decided once all its colours are seen.
 // Table jokers under the `replace` policies are enumerated outside the programme: each either stays
 // (and is then exactly the tile it stands for) or is retrieved (and becomes a free joker whose meld must
 // hold rack tiles), with its replacement tile forced onto the table; keeping every joker runs first, then
-// the options retrieving the most jokers.
+// the options retrieving the most jokers. Inside the programme the free jokers (rack or retrieved) are alike:
+// their count gives the score (the first placed are the table's), and the retrieval rule becomes a count of
+// the jokers that melds short of rack tiles leave to be rack jokers.
 // Exact pruning: a bound on the rack tiles still placeable with an iterative floor (a programme is kept from
 // one floor to the next, and a pass expands only what the lower floor adds); dominated transitions
 // and states; runs led by a free joker must reach N (else the joker belongs past the run's end); a
