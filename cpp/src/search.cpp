@@ -811,8 +811,10 @@ class Programme {
   // Prunes this programme's states by a guide's (which must outlive run()).
   void set_guide(const Programme* guide) { guide_ = guide; }
 
-  // Rebuilds the melds of a final node; fills the played tiles and value(P).
-  void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const;
+  // Rebuilds the melds of a final node; fills the played tiles and value(P), and when asked, the free jokers
+  // each meld leaves uncovered under the retrieval rule of `mode` (see extend).
+  void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value,
+               const Mode* mode = nullptr, int* uncovered = nullptr) const;
 
  private:
   // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
@@ -1407,7 +1409,8 @@ const std::vector<GroupBuild>& group_build(uint64_t g, int jokers, int colours, 
   return memo.emplace(key, std::move(groups)).first->second;
 }
 
-void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value) const {
+void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value, const Mode* mode,
+                        int* uncovered) const {
   // Walk back to collect the node of every layer on the path.
   const Node* path[kMaxN * (kMaxColours + 1) + 1];
   size_t i = final_index;
@@ -1422,17 +1425,27 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   // any free joker stands for.
   int free_slots[2 * kMaxJokers];
   int nfree = 0;
+  if (uncovered != nullptr) *uncovered = 0;
+  auto count_uncovered = [&](int rack, int jokers) {
+    if (uncovered != nullptr) *uncovered += std::min(jokers, std::max(0, mode->r - rack));
+  };
   auto finish_run = [&](int c, const RunBuild& r) {
     Meld m{MeldKind::Run, c, r.start, r.len, 0, 0};
+    int rack = 0, jokers = 0;
     for (int k = 0; k < r.len; ++k) {
       const int s = r.slots[k], number = r.start + k;
       if (!slot_real(s)) m.joker_slots |= 1u << k;
       if (s == kRR) {
         played.add(tile_code(c, number));
         value += number;
+        ++rack;
       }
-      if (s == kFJ) free_slots[nfree++] = number;
+      if (s == kFJ) {
+        free_slots[nfree++] = number;
+        ++jokers;
+      }
     }
+    count_uncovered(rack, jokers);
     melds.push_back(m);
   };
   // Keeps each colour's runs in the order of the state's packed descriptors (descending), settling them
@@ -1498,13 +1511,16 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     if (g != 0) {
       for (const GroupBuild& gb : group_build(g, x.info & 15, C, in_.mode)) {
         Meld m{MeldKind::Group, 0, n, static_cast<int>(gb.members.size()) + gb.jokers, 0, 0};
+        int rack = 0;
         for (const GroupMember& mem : gb.members) {
           if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
           if (mem.slot == kRR) {
             played.add(tile_code(mem.colour, n));
             value += n;
+            ++rack;
           }
         }
+        count_uncovered(rack, gb.jokers);
         for (int k = 0; k < gb.jokers; ++k) free_slots[nfree++] = n;
         melds.push_back(m);
       }
@@ -2003,39 +2019,84 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     if (delta < kUnit) return delta * 4 < 1024 ? delta * 4 : kUnit;
     return ++pass < 4 ? delta + kUnit : delta * 2;
   };
+  // An input under the retrieval rule is searched without the rule first (its runs then carry no counts, and
+  // the states merge far more): that relaxation's best key bounds the input's. When one of its best plays
+  // also meets the rule, that play is the input's best; otherwise the input is searched again with the rule.
+  std::vector<Input> relaxations;
+  relaxations.reserve(inputs.size());  // (programmes refer to them: never reallocated)
+  std::vector<const Input*> searched(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    searched[i] = &inputs[i];
+    if (!inputs[i].mode.track_p) continue;
+    relaxations.push_back(inputs[i]);
+    Mode& m = relaxations.back().mode;
+    m.track_p = m.strict = false;
+    m.r = 0;
+    searched[i] = &relaxations.back();
+  }
   for (int64_t delta = jokers ? 4 : kUnit;; delta = next(delta)) {
     bool open = false;
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (closed[i] != 0) continue;
-      const Input& in = inputs[i];
       const int64_t lo = found ? out.key + 1 : 1;
-      const int64_t ub = root_bound(in);
+      const int64_t ub = root_bound(inputs[i]);
       if (ub < lo) {
         closed[i] = 1;
         progs[i].reset();
         continue;
       }
       const int64_t floor = std::max(lo, ub - delta);
-      if (progs[i] == nullptr) {
-        progs[i] = std::make_unique<Programme>(in, stats, floor, node_limit);
-      } else {
-        progs[i]->set_floor(floor);
-      }
-      Programme& prog = *progs[i];
-      prog.run();
-      if (prog.exceeded()) {
-        if (stats != nullptr) stats->limited = 1;
-        return false;
-      }
       size_t best = 0;
       bool any = false;
-      for (size_t f : prog.finals()) {
-        if (prog.final_node(f).score < floor) continue;
-        if (!any || prog.final_node(f).score > prog.final_node(best).score) best = f;
-        any = true;
+      // The floor of this run: the pass's, or first the relaxation's key when the rule's search takes over.
+      for (int64_t at = floor;;) {
+        if (progs[i] == nullptr) {
+          progs[i] = std::make_unique<Programme>(*searched[i], stats, at, node_limit);
+        } else {
+          progs[i]->set_floor(at);
+        }
+        Programme& prog = *progs[i];
+        prog.run();
+        if (prog.exceeded()) {
+          if (stats != nullptr) stats->limited = 1;
+          return false;
+        }
+        any = false;
+        for (size_t f : prog.finals()) {
+          if (prog.final_node(f).score < at) continue;
+          if (!any || prog.final_node(f).score > prog.final_node(best).score) best = f;
+          any = true;
+        }
+        if (searched[i] == &inputs[i] && !any && at > floor) {
+          at = floor;  // (the rule's search found nothing at the relaxation's key: on down to the pass's floor)
+          continue;
+        }
+        if (!any || searched[i] == &inputs[i]) break;
+        // The relaxation's best: the first of its best ends whose play meets the rule, else the rule's own search,
+        // from the relaxation's key (which bounds it) down to this pass's floor.
+        const int64_t top = prog.final_node(best).score;
+        any = false;
+        for (size_t f : prog.finals()) {
+          if (prog.final_node(f).score != top) continue;
+          std::vector<Meld> melds;
+          TileSet played;
+          int value = 0, uncovered = 0;
+          prog.rebuild(f, melds, played, value, &inputs[i].mode, &uncovered);
+          if (uncovered > played.jokers) continue;  // (the uncovered jokers must be P's: see extend)
+          best = f;
+          any = true;
+          break;
+        }
+        if (any) break;
+#ifdef RUMMIKUB_TRACE
+        fprintf(stderr, "relaxation: no best play meets the retrieval rule\n");
+#endif
+        searched[i] = &inputs[i];
+        progs[i].reset();
+        at = top;
       }
       if (any) {
-        out = make_result(prog, best, table, untouched);
+        out = make_result(*progs[i], best, table, untouched);
         found = true;
       }
       closed[i] = any || floor == lo ? 1 : 0;

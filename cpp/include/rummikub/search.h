@@ -13,7 +13,9 @@
 // hold rack tiles), with its replacement tile forced onto the table; keeping every joker runs first, then
 // the options retrieving the most jokers. Inside the programme the free jokers (rack or retrieved) are alike:
 // their count gives the score (the first placed are the table's), and the retrieval rule becomes a count of
-// the jokers that melds short of rack tiles leave to be rack jokers.
+// the jokers that melds short of rack tiles leave to be rack jokers. An option that retrieves jokers is searched
+// without that rule first (a relaxation, whose states merge far more): when a best play of the relaxation meets
+// the rule it is the option's best, else the option is searched again with the rule.
 // Exact pruning: a bound on the rack tiles still placeable with an iterative floor (a programme is kept from
 // one floor to the next, and a pass expands only what the lower floor adds); dominated transitions
 // and states; runs led by a free joker must reach N (else the joker belongs past the run's end); a
