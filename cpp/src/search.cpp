@@ -564,8 +564,15 @@ struct Layer {
   std::vector<Node> nodes;
   std::vector<int32_t> index;
   size_t mask = 0;
+  // Deepening: a node was added or improved since the layer was last expanded (so has a ceiling of INT64_MAX),
+  // and the highest pending bound of its other nodes (see Node::ceiling). Without the first, a floor above the
+  // second has nothing to expand here.
+  bool fresh = false;
+  int64_t pending = INT64_MIN;
 
   void reset(size_t expect) {
+    fresh = false;
+    pending = INT64_MIN;
     nodes.clear();
     nodes.reserve(expect);  // (growing by doubling would copy the nodes over and over)
     size_t cap = 16;
@@ -594,13 +601,17 @@ struct Layer {
     while (index[i] >= 0) {
       Node& old = nodes[static_cast<size_t>(index[i])];
       if (old.s == n.s) {
-        if (n.score > old.score) old = n;
+        if (n.score > old.score) {
+          old = n;
+          fresh = true;
+        }
         return index[i];
       }
       i = (i + 1) & mask;
     }
     index[i] = static_cast<int32_t>(nodes.size());
     nodes.push_back(n);
+    fresh = true;
     return index[i];
   }
   void grow() {
@@ -1228,7 +1239,7 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
     }
   });
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
-  if (!guide_mode_) prune_dominated(to);
+  if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
 }
 
 template <class Expand>
@@ -1237,17 +1248,24 @@ void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& e
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
   if (!in_.usage || floor_ != INT64_MIN) {
+    if (!from.fresh && from.pending < floor_) return;  // nothing new at this floor in the whole layer
+    int64_t pending = INT64_MIN;
     for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
       Node& x = from.nodes[idx];
-      if (x.dead || (x.ceiling != INT64_MAX && x.pending < floor_)) continue;  // nothing new at this floor
-      ceiling_ = x.ceiling;
-      pending_ = INT64_MIN;
-      expand(x, idx, [&](const Node& y) {
-        if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
-      });
-      x.ceiling = floor_;
-      x.pending = pending_;
+      if (x.dead) continue;
+      if (x.ceiling == INT64_MAX || x.pending >= floor_) {  // (else nothing new at this floor)
+        ceiling_ = x.ceiling;
+        pending_ = INT64_MIN;
+        expand(x, idx, [&](const Node& y) {
+          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+        });
+        x.ceiling = floor_;
+        x.pending = pending_;
+      }
+      pending = std::max(pending, x.pending);
     }
+    from.fresh = false;
+    from.pending = pending;
     return;
   }
   ceiling_ = INT64_MAX;
@@ -2010,14 +2028,18 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
   std::vector<std::unique_ptr<Programme>> progs(inputs.size());
   // With two free jokers or more, where the jokers go multiplies the states: passes under one unit come first
   // (4, 16, 64, 256), whose floors then cut the placements that lose value (the key's tie-break) before every
-  // tile counts.
+  // tile counts. With three or more (the 160-tile set), the same steps follow each of the first four units too.
   constexpr int64_t kUnit = int64_t{1} << 20;
-  bool jokers = false;
-  for (const Input& in : inputs) jokers |= in.jr + in.jt >= 2;
-  int pass = 0;
+  int most = 0;
+  for (const Input& in : inputs) most = std::max(most, in.jr + in.jt);
+  int64_t units = most >= 2 ? 0 : kUnit;  // the whole units of the current delta
   auto next = [&](int64_t delta) {
-    if (delta < kUnit) return delta * 4 < 1024 ? delta * 4 : kUnit;
-    return ++pass < 4 ? delta + kUnit : delta * 2;
+    const int64_t sub = delta - units;
+    if ((units == 0 ? most >= 2 : most >= 3) && units < 4 * kUnit && sub * 4 < 1024) {
+      return units + (sub == 0 ? 4 : sub * 4);
+    }
+    units = units < 4 * kUnit ? units + kUnit : units * 2;
+    return units;
   };
   // An input under the retrieval rule is searched without the rule first (its runs then carry no counts, and
   // the states merge far more): that relaxation's best key bounds the input's. When one of its best plays
@@ -2034,7 +2056,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     m.r = 0;
     searched[i] = &relaxations.back();
   }
-  for (int64_t delta = jokers ? 4 : kUnit;; delta = next(delta)) {
+  for (int64_t delta = most >= 2 ? 4 : kUnit;; delta = next(delta)) {
     bool open = false;
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (closed[i] != 0) continue;
