@@ -293,8 +293,9 @@ struct GroupMember {
   int slot;  // kTR, kVT or kRR
 };
 struct GroupBuild {
-  std::vector<GroupMember> members;
-  int jokers = 0;  // free jokers
+  GroupMember members[kMaxColours];  // distinct colours
+  int size = 0;                      // members
+  int jokers = 0;                    // free jokers
 };
 
 // The key of group_split's question.
@@ -323,7 +324,8 @@ int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& 
       total += cnt[c][s];
     }
   }
-  std::vector<GroupBuild> stack;
+  GroupBuild stack[kMaxColours * 3];  // (a group holds a numbered tile: at most one per promised tile, 3 copies)
+  int depth = 0;
   int best = -1;
   // Depth first: the group holding a tile of the lowest colour left, then the rest; returns true to stop (a split
   // with no joker uncovered cannot be beaten).
@@ -336,27 +338,26 @@ int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& 
     if (lead < 0) {
       if (left != 0) return false;
       best = uncovered;
-      if (build != nullptr) *build = stack;
+      if (build != nullptr) build->assign(stack, stack + depth);
       return best == 0;
     }
     // The group holding one tile of the lowest colour left: choose its slot kind and its other members.
     GroupBuild grp;
     auto pick = [&](auto&& pself, int c) -> bool {
       if (c == kMaxColours) {
-        const int size_real = static_cast<int>(grp.members.size());
         int numbered = 0, rack = 0;
-        for (const GroupMember& x : grp.members) {
-          numbered += slot_real(x.slot) ? 1 : 0;
-          rack += x.slot == kRR ? 1 : 0;
+        for (int k = 0; k < grp.size; ++k) {
+          numbered += slot_real(grp.members[k].slot) ? 1 : 0;
+          rack += grp.members[k].slot == kRR ? 1 : 0;
         }
         if (numbered == 0) return false;
         for (int a = 0; a <= left; ++a) {
-          const int size = size_real + a;
+          const int size = grp.size + a;
           if (size < std::max(3, m.L) || size > colours) continue;
           grp.jokers = a;
-          stack.push_back(grp);
+          stack[depth++] = grp;
           const bool stop = self(self, left - a, uncovered + (m.track_p ? std::min(a, std::max(0, m.r - rack)) : 0));
-          stack.pop_back();
+          --depth;
           if (stop) return true;
         }
         return false;
@@ -365,9 +366,9 @@ int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& 
       for (int s = 0; s < 3; ++s) {
         if (cnt[c][s] == 0) continue;
         --cnt[c][s];
-        grp.members.push_back(GroupMember{c, s == 0 ? kTR : s == 1 ? kVT : kRR});
+        grp.members[grp.size++] = GroupMember{c, s == 0 ? kTR : s == 1 ? kVT : kRR};
         const bool stop = pself(pself, c + 1);
-        grp.members.pop_back();
+        --grp.size;
         ++cnt[c][s];
         if (stop) return true;
       }
@@ -1528,9 +1529,10 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     const uint64_t g = prev.s.misc & kGroupBits;
     if (g != 0) {
       for (const GroupBuild& gb : group_build(g, x.info & 15, C, in_.mode)) {
-        Meld m{MeldKind::Group, 0, n, static_cast<int>(gb.members.size()) + gb.jokers, 0, 0};
+        Meld m{MeldKind::Group, 0, n, gb.size + gb.jokers, 0, 0};
         int rack = 0;
-        for (const GroupMember& mem : gb.members) {
+        for (int k = 0; k < gb.size; ++k) {
+          const GroupMember& mem = gb.members[k];
           if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
           if (mem.slot == kRR) {
             played.add(tile_code(mem.colour, n));
