@@ -2023,8 +2023,8 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
   // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
   // was searched down to the floor that would beat the best play. Each open input keeps its programme from
   // pass to pass, and a pass expands only what its lower floor adds; so the floor goes down by one unit (a tile
-  // of the tiles objective, a point of value otherwise) for the first four passes, then doubles its distance to
-  // the bound (most positions end one to four tiles under the bound).
+  // of the tiles objective, a point of value otherwise) down to six units under the bound, then its distance to
+  // the bound grows by half at each pass (most positions end one to four tiles under the bound).
   bool found = false;
   std::vector<uint8_t> closed(inputs.size(), 0);
   std::vector<std::unique_ptr<Programme>> progs(inputs.size());
@@ -2040,7 +2040,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     if ((units == 0 ? most >= 2 : most >= 3) && units < 4 * kUnit && sub * 4 < 1024) {
       return units + (sub == 0 ? 4 : sub * 4);
     }
-    units = units < 4 * kUnit ? units + kUnit : units * 2;
+    units = units < 6 * kUnit ? units + kUnit : units * 3 / 2;
     return units;
   };
   // An input under the retrieval rule is searched without the rule first (its runs then carry no counts, and
