@@ -1336,11 +1336,12 @@ void Programme::mark_alive() {
 
 void Programme::prune_dominated(Layer& layer) const {
   // A colour's runs are weaker when one closable run with no joker uncovered is gone, one run is one shorter,
-  // one run holds one rack tile fewer or one free joker more (as the retrieval rule counts them), one run is
-  // bound to end at the last number, or (when runs could be jokers only) one run has lost its numbered tile:
-  // whatever the weaker runs can still do, the stronger can too (end the extra run at once, or carry the longer
-  // one along). So a node whose runs are a weakening of another
-  // node's, everything else equal and its score no higher, is dead.
+  // one run holds one rack tile fewer or one free joker more (as the retrieval rule counts them), or one run is
+  // bound to end at the last number: whatever the weaker runs can still do, the stronger can too (end the extra
+  // run at once, or carry the longer one along). So a node whose runs are a weakening of another node's,
+  // everything else equal and its score no higher, is dead. (A run that has lost its numbered tile, when runs
+  // could be jokers only, is weaker too, but looking for those cost more than it saved: 375K lookups for 1,611
+  // nodes on the 160-tile benchmark, 3% of its instructions.)
   for (size_t i = 0; i < layer.nodes.size(); ++i) {
     const Node& strong = layer.nodes[i];
     if (strong.dead) continue;
@@ -1387,11 +1388,6 @@ void Programme::prune_dominated(Layer& layer) const {
         if (!d_lead(d[j]) && in_.jr + in_.jt > 0) {  // the same run, but bound to end at the last number
           std::copy(d, d + k, w);
           w[j] = static_cast<uint8_t>(d[j] | 16);
-          kill(k);
-        }
-        if (in_.mode.track_real && d_real(d[j])) {
-          std::copy(d, d + k, w);
-          w[j] = static_cast<uint8_t>(d[j] & ~8);
           kill(k);
         }
       }
