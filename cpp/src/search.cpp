@@ -1558,8 +1558,10 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
 // ---------------------------------------------------------------------------------------------------
 // Orchestration: inputs from a position, joker options, openings.
 
+// One unit of a key's primary part (a tile of the tiles objective, a point otherwise); the secondary fits below.
+constexpr int64_t kUnit = int64_t{1} << 20;
+
 void set_weights(Input& in, Objective obj, int joker_penalty) {
-  constexpr int64_t kUnit = int64_t{1} << 20;  // the key's primary part; the secondary fits below it
   for (int64_t n = 0; n < kMaxN; ++n) {
     switch (obj) {
       case Objective::Tiles:
@@ -2027,7 +2029,6 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
   // With two free jokers or more, where the jokers go multiplies the states: passes under one unit come first
   // (4, 16, 64, 256), whose floors then cut the placements that lose value (the key's tie-break) before every
   // tile counts. With three or more (the 160-tile set), the same steps follow each of the first four units too.
-  constexpr int64_t kUnit = int64_t{1} << 20;
   int most = 0;
   for (const Input& in : inputs) most = std::max(most, in.jr + in.jt);
   int64_t units = most >= 2 ? 0 : kUnit;  // the whole units of the current delta
