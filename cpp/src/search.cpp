@@ -62,6 +62,8 @@ struct Mode {
 // are then settled fully (bits 5-7 cleared, and kept clear), so states that differ only there merge. Before
 // that, once no free joker is left to place, a run with none uncovered never will have one: those runs are
 // settled partly.
+// Returns the free jokers of a meld with `rack` rack tiles and `jokers` free jokers that can only be rack jokers.
+inline int meld_uncovered(int jokers, int rack, int r) { return std::min(jokers, std::max(0, r - rack)); }
 constexpr uint8_t kQR[8] = {0, 0, 1, 0, 1, 2, 0, 0};  // R of each code
 constexpr uint8_t kQS[8] = {0, 1, 1, 2, 2, 2, 0, 0};  // s of each code
 inline int d_len(uint8_t d) { return d & 7; }
@@ -204,8 +206,8 @@ void trim_memo() {
 // says. Of two ways to one next state, the one that leaves fewer jokers uncovered is kept.
 // Dominated moves are left out: ending a run while a new run starts in the same colour is never better
 // than continuing the old run with that slot (the longer run can do all the new one can, and leaves no more
-// jokers uncovered than the two runs would: the uncovered count min(F, max(0, r - R)) is subadditive). Returns the pool index of the first record and the count. (This builds the memo
-// entry; transitions() below looks it up first.)
+// jokers uncovered than the two runs would: meld_uncovered is subadditive). Returns the pool index of the first
+// record and the count. (This builds the memo entry; transitions() below looks it up first.)
 std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state, uint32_t rest, const int slots[kSlots],
                                                const Mode& m, int how) {
   TransList out;
@@ -356,7 +358,7 @@ int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& 
           if (size < std::max(3, m.L) || size > colours) continue;
           grp.jokers = a;
           stack[depth++] = grp;
-          const bool stop = self(self, left - a, uncovered + (m.track_p ? std::min(a, std::max(0, m.r - rack)) : 0));
+          const bool stop = self(self, left - a, uncovered + (m.track_p ? meld_uncovered(a, rack, m.r) : 0));
           --depth;
           if (stop) return true;
         }
@@ -1442,7 +1444,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   int nfree = 0;
   if (uncovered != nullptr) *uncovered = 0;
   auto count_uncovered = [&](int rack, int jokers) {
-    if (uncovered != nullptr) *uncovered += std::min(jokers, std::max(0, mode->r - rack));
+    if (uncovered != nullptr) *uncovered += meld_uncovered(jokers, rack, mode->r);
   };
   auto finish_run = [&](int c, const RunBuild& r) {
     Meld m{MeldKind::Run, c, r.start, r.len, 0, 0};
@@ -2050,9 +2052,8 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     searched[i] = &inputs[i];
     if (!inputs[i].mode.track_p) continue;
     relaxations.push_back(inputs[i]);
-    Mode& m = relaxations.back().mode;
-    m.track_p = m.strict = false;
-    m.r = 0;
+    relaxations.back().mode.track_p = false;
+    finish_mode(relaxations.back());
     searched[i] = &relaxations.back();
   }
   for (int64_t delta = most >= 2 ? 4 : kUnit;; delta = next(delta)) {
