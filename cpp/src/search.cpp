@@ -430,17 +430,19 @@ void prepare(Input& in) {
   for (int c = 0; c < C; ++c) {
     for (int n = 1; n <= N; ++n) in.avail[c][n] = static_cast<uint8_t>(in.tr[c][n] + in.vt[c][n] + in.rr[c][n]);
   }
-  auto fits = [&](int c, int n) {
+  // Does a tile (c, n) fit some meld with `jokers` free jokers, the other slots taken by tiles available?
+  auto fits_with = [&](int c, int n, int jokers) {
     int others = 0;
     for (int x = 0; x < C; ++x) others += (x != c && in.avail[x][n] > 0) ? 1 : 0;
-    if (std::max(3, L) <= C && 1 + others + J >= std::max(3, L)) return true;
+    if (std::max(3, L) <= C && 1 + others + jokers >= std::max(3, L)) return true;
     for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1); ++s) {
       int missing = 0;
       for (int k = s; k < s + L; ++k) missing += (k != n && in.avail[c][k] == 0) ? 1 : 0;
-      if (missing <= J) return true;
+      if (missing <= jokers) return true;
     }
     return false;
   };
+  auto fits = [&](int c, int n) { return fits_with(c, n, J); };
   // A rack tile that fits in no meld at all can never be played: drop it (unless forced, which then
   // fails on its own). Dropping one can strand another, so repeat until nothing changes.
   for (bool changed = true; changed;) {
@@ -509,12 +511,55 @@ void prepare(Input& in) {
     }
     return runs + groups;
   };
+  // A rack tile that fits no meld without a free joker can only be placed in a meld holding one (every run
+  // through it spans a window of L numbers with a gap; a group of it lacks a colour), and at most J melds hold
+  // one: those tiles count, the heaviest first, for at most J times the most of them one meld can hold (a run:
+  // one a number, over a range with J gaps at most; a group: one a colour).
+  bool needs_joker[kMaxColours][kMaxN] = {};
+  int joker_tiles = 0;
+  for (int c = 0; c < C && J > 0; ++c) {
+    for (int n = 1; n <= N; ++n) {
+      needs_joker[c][n] = in.rr[c][n] > 0 && !fits_with(c, n, 0);
+      joker_tiles += needs_joker[c][n] ? in.rr[c][n] : 0;
+    }
+  }
+  int per_meld = 0;
+  for (int n = 1; n <= N && joker_tiles > 0; ++n) {
+    int colours = 0;
+    for (int c = 0; c < C; ++c) colours += needs_joker[c][n] ? 1 : 0;
+    per_meld = std::max(per_meld, colours);
+  }
+  for (int c = 0; c < C && joker_tiles > 0; ++c) {
+    for (int s = 1; s <= N; ++s) {
+      int gaps = 0, held = 0;
+      for (int e = s; e <= N; ++e) {
+        gaps += in.avail[c][e] == 0 ? 1 : 0;
+        if (gaps > J) break;
+        held += needs_joker[c][e] ? 1 : 0;
+        if (e - s + 1 >= L) per_meld = std::max(per_meld, held);
+      }
+    }
+  }
+  const int joker_most = std::min(joker_tiles, J * per_meld);
+  int64_t heavy[kMaxColours * kMaxN * kMaxCount];  // the weights of such tiles after pos, heaviest first
+  int nheavy = 0;
+  int64_t heavy_sum = 0, plain = 0;  // the joker_most heaviest of them; the other tiles after pos
   for (int pos = N * C - 1; pos >= 0; --pos) {
     const int n = pos / C + 1, c = pos % C;
     const int copies = in.rr[c][n] > 0 && fits(c, n)
                            ? std::min<int>(in.rr[c][n], std::max(0, room(c, n) - in.tr[c][n] - in.vt[c][n]))
                            : 0;
-    in.suffix[pos] = in.suffix[pos + 1] + copies * in.w_rr[n];
+    if (needs_joker[c][n]) {
+      for (int k = 0; k < copies; ++k) {
+        int at = nheavy++;
+        for (; at > 0 && heavy[at - 1] < in.w_rr[n]; --at) heavy[at] = heavy[at - 1];
+        heavy[at] = in.w_rr[n];
+        heavy_sum += at < joker_most ? in.w_rr[n] - (nheavy > joker_most ? heavy[joker_most] : 0) : 0;
+      }
+    } else {
+      plain += copies * in.w_rr[n];
+    }
+    in.suffix[pos] = plain + heavy_sum;
     in.vsuffix[pos] = in.vsuffix[pos + 1] + copies * n;
   }
   in.wj_max = 0;
@@ -2056,6 +2101,10 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
     finish_mode(relaxations.back());
     searched[i] = &relaxations.back();
   }
+  // One floor for every input at each pass, under the highest bound: an input whose own bound is under it waits
+  // (a floor relative to each input's bound would search an input with a tight bound deeper than the others).
+  int64_t top_bound = INT64_MIN;
+  for (const Input& in : inputs) top_bound = std::max(top_bound, root_bound(in));
   for (int64_t delta = most >= 2 ? 4 : kUnit;; delta = next(delta)) {
     bool open = false;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -2067,7 +2116,11 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
         progs[i].reset();
         continue;
       }
-      const int64_t floor = std::max(lo, ub - delta);
+      const int64_t floor = std::max(lo, top_bound - delta);
+      if (ub < floor) {
+        open = true;
+        continue;
+      }
       size_t best = 0;
       bool any = false;
       // The floor of this run: the pass's, or first the relaxation's key when the rule's search takes over.
