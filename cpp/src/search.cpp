@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #ifdef RUMMIKUB_TRACE
@@ -277,13 +278,21 @@ std::pair<uint32_t, uint32_t> make_transitions(TransCache& memo, uint64_t state,
   memo.pool.insert(memo.pool.end(), out.begin(), out.end());
   return {e->begin, e->count};
 }
-inline std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, const int slots[kSlots],
-                                                 const Mode& m, int how) {
-  uint32_t rest = m.id() << 16 | static_cast<uint32_t>(how) << 25;
-  for (int s = 0; s < kSlots; ++s) rest |= static_cast<uint32_t>(slots[s]) << (3 * s);
+// The memo's key of a lookup besides the runs: the mode, `how`, and 3 bits for each slot's count.
+inline uint32_t transition_key(const Mode& m, int how) { return m.id() << 16 | static_cast<uint32_t>(how) << 25; }
+inline uint32_t slot_bits(int slot, int count) { return static_cast<uint32_t>(count) << (3 * slot); }
+// (rest: transition_key(m, how) with the slot_bits of every slot, which callers may build in parts)
+inline std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, uint32_t rest,
+                                                 const int slots[kSlots], const Mode& m, int how) {
   const TransCache::Entry* hit = memo.find(state, rest);
   if (hit->rest != 0) return {hit->begin, hit->count};
   return make_transitions(memo, state, rest, slots, m, how);
+}
+inline std::pair<uint32_t, uint32_t> transitions(TransCache& memo, uint64_t state, const int slots[kSlots],
+                                                 const Mode& m, int how) {
+  uint32_t rest = transition_key(m, how);
+  for (int s = 0; s < kSlots; ++s) rest |= slot_bits(s, slots[s]);
+  return transitions(memo, state, rest, slots, m, how);
 }
 
 // The tiles of one number promised to groups: per colour 3-bit counts of table tiles, staying
@@ -686,6 +695,21 @@ struct ShareScratch {
 };
 thread_local ShareScratch g_share;
 
+// colour_step's ways to promise the copies of its tile to groups, for each count of rack copies played (kept
+// between calls: no malloc once warm).
+struct GroupChoice {
+  uint64_t bits;    // the promise, shifted into place in State::misc's groups
+  int rest[3];      // table copies, staying jokers and rack copies left to the runs
+  int k;            // copies promised
+  uint32_t info;    // Node::info's b, ga, gv and gb
+  uint32_t key;     // the slot_bits of `rest`
+};
+struct GroupChoices {
+  std::vector<GroupChoice> all;
+  size_t begin[kMaxCount + 2] = {};  // the choices of b rack copies: all[begin[b] .. begin[b + 1])
+};
+thread_local GroupChoices g_group_choices;
+
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
@@ -961,10 +985,12 @@ class Programme {
     return y;
   }
   // Returns the jokers the runs of every colour but c need for certain (each colour's needs take their own).
-  int others_deficit(const Node& x, int c) const {
-    int d = 0;
-    for (int y = 0; y < in_.p.colours; ++y) d += y != c ? x.deficit[y] : 0;
-    return d;
+  static int others_deficit(const Node& x, int c) {
+    // (The deficits are at most the free jokers, so their sum fits a byte: the bytes add in one multiply.)
+    static_assert(kMaxColours == 4, "four deficit bytes");
+    uint32_t w;
+    std::memcpy(&w, x.deficit, sizeof w);
+    return static_cast<int>((w * 0x01010101U) >> 24) - x.deficit[c];
   }
   // Sets `members` and `most` to the tiles the colours before c promised to the groups g, and the most one of
   // them promised.
@@ -980,9 +1006,13 @@ class Programme {
   // tiles after the colours before it (members, most): `most` groups need max(3, L) members each, and the
   // colours after c can add members_after_ at most.
   int groups_deficit(uint64_t g2, int n, int c, int members, int most, int k) const {
+    return groups_deficit(g2, std::max(3, in_.mode.L), members_after_[n][c], members, most, k);
+  }
+  // (The same, given max(3, L) and members_after_[n][c], which colour_step reads once.)
+  static int groups_deficit(uint64_t g2, int group_size, const uint8_t* after, int members, int most, int k) {
     if (g2 == 0) return 0;
     const int m = std::max(most, k);
-    return std::max(0, std::max(3, in_.mode.L) * m - (members + k + members_after_[n][c][std::min(m, 7)]));
+    return std::max(0, group_size * m - (members + k + after[std::min(m, 7)]));
   }
   // Returns x's child in colour step (n, c) through transition t: colour c's runs and joker deficit, and the
   // counts `misc`, replaced.
@@ -1061,7 +1091,19 @@ class Programme {
   void prune_dominated(Layer& layer) const;
   // Returns the fewest jokers the runs of colour c (summarised by needs_of), open at number n, still need
   // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.
-  int joker_deficit(uint32_t needs, int c, int n) const;
+  int joker_deficit(uint32_t needs, int c, int n) const { return joker_deficit(needs, deficit_at(c, n)); }
+  // What joker_deficit reads of the input at (c, n), read once for a whole colour step (the input's byte arrays
+  // could alias the nodes written meanwhile, so the compiler would read them again for every child).
+  struct DeficitAt {
+    bool last, two_left;  // n is the last number; n + 2 is a number
+    int avail1, avail2, gaps;
+  };
+  DeficitAt deficit_at(int c, int n) const {
+    const int N = in_.p.numbers;
+    return DeficitAt{n == N, n + 2 <= N, n < N ? in_.avail[c][n + 1] : 0, n + 2 <= N ? in_.avail[c][n + 2] : 0,
+                     in_.gaps_after[c][n]};
+  }
+  static int joker_deficit(uint32_t needs, const DeficitAt& at);
 
   // Returns true when a child with this bound is to be offered at this pass: it reaches the floor, and it was not
   // offered at an earlier pass (the expanding node's ceiling_); a bound below the floor raises pending_.
@@ -1079,6 +1121,7 @@ class Programme {
   TransCache& memo_ = g_trans;
   GroupsMemo& groups_memo_ = g_groups;
   ShareScratch& share_ = g_share;
+  GroupChoices& group_choices_ = g_group_choices;
   int64_t floor_;
   mutable int64_t ceiling_ = INT64_MAX;  // of the node being expanded (see Node::ceiling)
   mutable int64_t pending_ = INT64_MIN;  // the highest bound left below the floor by its expansion so far
@@ -1098,18 +1141,16 @@ class Programme {
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
 
-inline int Programme::joker_deficit(uint32_t needs, int c, int n) const {
+inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
   constexpr int kNever = 255;
-  const int N = in_.p.numbers;
-  if (n == N) return (needs & 0xFF) != 0 ? kNever : 0;
+  if (at.last) return (needs & 0xFF) != 0 ? kNever : 0;
   const int need1 = (needs >> 8) & 0xFF;
-  const int need2 = ((needs >> 16) & 0xFF) + (n + 2 <= N ? (needs >> 24) & 0xF : 0);
-  if (need2 > 0 && n + 2 > N) return kNever;
+  const int need2 = ((needs >> 16) & 0xFF) + (at.two_left ? (needs >> 24) & 0xF : 0);
+  if (need2 > 0 && !at.two_left) return kNever;
   // Slots at n + 1 and at n + 2 without a tile each take their own joker.
-  const int near = std::max(0, need1 - (need1 > 0 ? in_.avail[c][n + 1] : 0)) +
-                   std::max(0, need2 - (need2 > 0 ? in_.avail[c][n + 2] : 0));
+  const int near = std::max(0, need1 - (need1 > 0 ? at.avail1 : 0)) + std::max(0, need2 - (need2 > 0 ? at.avail2 : 0));
   // A lead run goes on to the last number: jokers must fill every number left without a tile.
-  return (needs >> 28) & 1 ? std::max<int>(near, in_.gaps_after[c][n]) : near;
+  return (needs >> 28) & 1 ? std::max(near, at.gaps) : near;
 }
 
 bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
@@ -1141,12 +1182,42 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   JokerChoice choices[kMaxJokers + 1];
   TransCache& memo = memo_;
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
+  // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
+  GroupChoices& gcs = group_choices_;
+  gcs.all.clear();
+  for (int b = omin; b <= o; ++b) {
+    gcs.begin[b] = gcs.all.size();
+    for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
+      for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
+        for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
+          // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
+          // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
+          if (gb > 0 && ga < a && !in_.mode.track_p) break;
+          gcs.all.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
+                                        {a - ga, v - gv, b - gb}, ga + gv + gb,
+                                        static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
+                                        slot_bits(kTR, a - ga) | slot_bits(kVT, v - gv) | slot_bits(kRR, b - gb)});
+        }
+      }
+    }
+  }
+  gcs.begin[o + 1] = gcs.all.size();
+  const GroupChoice* const group_choice = gcs.all.data();
+  // The input's values this step reads, read once (see DeficitAt).
+  const DeficitAt deficit_here = deficit_at(c, n);
+  const int64_t w_tile = in_.w_rr[n], w_joker = in_.w_rj[n], suffix_after = in_.suffix[pos + 1];
+  const bool joker_here = in_.joker_run_ok[c][n], opening = in_.threshold > 0, usage = in_.usage;
+  const bool track_p = in_.mode.track_p;
+  const int threshold = in_.threshold, rack_jokers_all = in_.jr;
+  const int group_size = std::max(3, in_.mode.L);
+  const uint8_t* const members_after = members_after_[n][c];
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const int jf = st_jf(x.s), val = st_v(x.s), unc = st_unc(x.s);
     const int how = settle_how(x.s);
+    const uint32_t key = transition_key(in_.mode, how);
     const int left = jokers_left(jf);
-    const int y_most = in_.joker_run_ok[c][n] ? left : 0;
+    const int y_most = joker_here ? left : 0;
     const uint64_t g = x.s.misc & kGroupBits;
     const int deficit_others = others_deficit(x, c);
     // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
@@ -1154,60 +1225,56 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     promised_before(g, c, members_before, most_before);
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
-      if (in_.usage) {
+      if (usage) {
         for (int k = 0; k < b; ++k) mask |= 1ULL << (in_.bit[c][n] + k);
       }
       int nchoices = 0;
       for (int y = 0; y <= y_most; ++y) {
         const int yr = rack_jokers(jf, y);
-        const int64_t score = x.score + b * in_.w_rr[n] + yr * in_.w_rj[n];
-        if (!take(score + in_.suffix[pos + 1] + joker_bound(jf + y))) continue;
-        if (!opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(jf + y))) continue;
+        const int64_t score = x.score + b * w_tile + yr * w_joker;
+        if (!take(score + suffix_after + joker_bound(jf + y))) continue;
+        if (opening && !opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(jf + y))) continue;
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
-      for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
-        for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
-          for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
-            // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
-            // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
-            if (gb > 0 && ga < a && !in_.mode.track_p) break;
-            const uint64_t g2 = g | static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c);
-            const int slots_rest[3] = {a - ga, v - gv, b - gb};
-            // Jokers the promised groups need for certain (their slots are distinct from the runs').
-            const int group_deficit = groups_deficit(g2, n, c, members_before, most_before, ga + gv + gb);
-            for (int ci = 0; ci < nchoices; ++ci) {
-              const JokerChoice& ch = choices[ci];
-              if (deficit_others + group_deficit > ch.jokers_left) continue;
-              const int slots[kSlots] = {slots_rest[0], slots_rest[1], slots_rest[2], ch.y};
-              const auto [tbegin, tcount] = transitions(memo, x.s.cs[c], slots, in_.mode, how);
-              if (tcount == 0) continue;
-              const int nv = std::min(in_.threshold, val + n * (b + ch.yr));
-              const uint64_t misc = with_counts(g2, jf + ch.y, unc, nv, how == kFully);
-              // Placing a joker or a rack tile may settle the runs further.
-              const bool resettle = in_.mode.track_p && how != kFully && (ch.y > 0 || b > 0);
-              const uint32_t info = static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12 | ch.y << 16);
-              for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-                const Trans& t = memo.pool[ti];
-                const int deficit = joker_deficit(t.needs, c, n);
-                if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
-                // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-                if (unc + t.uncovered() > in_.jr) continue;
-                Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
-                                      misc + (static_cast<uint64_t>(t.uncovered()) << 39));
-                y.s.mask = mask;
-                if (resettle) settle_state(y.s);
-                sink(y);
-              }
-              if (stats_ != nullptr) stats_->transitions += tcount;
-            }
+      for (size_t gi = gcs.begin[b]; gi < gcs.begin[b + 1]; ++gi) {
+        const GroupChoice& gc = group_choice[gi];
+        const uint64_t g2 = g | gc.bits;
+        // Jokers the promised groups need for certain (their slots are distinct from the runs').
+        const int group_deficit =
+            groups_deficit(g2, group_size, members_after, members_before, most_before, gc.k);
+        for (int ci = 0; ci < nchoices; ++ci) {
+          const JokerChoice& ch = choices[ci];
+          if (deficit_others + group_deficit > ch.jokers_left) continue;
+          const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
+          const auto [tbegin, tcount] =
+              transitions(memo, x.s.cs[c], key | gc.key | slot_bits(kFJ, ch.y), slots, in_.mode, how);
+          if (tcount == 0) continue;
+          const int nv = std::min(threshold, val + n * (b + ch.yr));
+          const uint64_t misc = with_counts(g2, jf + ch.y, unc, nv, how == kFully);
+          // Placing a joker or a rack tile may settle the runs further.
+          const bool resettle = track_p && how != kFully && (ch.y > 0 || b > 0);
+          const uint32_t info = gc.info | static_cast<uint32_t>(ch.y) << 16;
+          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+            const Trans& t = memo.pool[ti];
+            const int deficit = joker_deficit(t.needs, deficit_here);
+            if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
+            // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
+            if (unc + t.uncovered() > rack_jokers_all) continue;
+            Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
+                                  misc + (static_cast<uint64_t>(t.uncovered()) << 39));
+            y.s.mask = mask;
+            if (resettle) settle_state(y.s);
+            sink(y);
           }
+          if (stats_ != nullptr) stats_->transitions += tcount;
         }
       }
     }
   };
+  const bool no_tile = a + v + o == 0;
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
-    if (colour_idle(x, n, c)) {
+    if (no_tile && x.s.cs[c] == 0 && (!joker_here || jokers_left(st_jf(x.s)) == 0)) {  // colour_idle, hoisted
       // The general path's only choice, with its checks and its count, without the transition lookup.
       Node y;
       if (!carry_through_colour(x, n, c, idx, y)) return;
@@ -1298,8 +1365,11 @@ void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& e
   if (!in_.usage || floor_ != INT64_MIN) {
     if (!from.fresh && from.pending < floor_) return;  // nothing new at this floor in the whole layer
     int64_t pending = INT64_MIN;
-    for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
-      Node& x = from.nodes[idx];
+    // (from is not to: offering children never moves these nodes)
+    Node* const nodes = from.nodes.data();
+    const size_t count = from.nodes.size();
+    for (size_t idx = 0; idx < count; ++idx) {
+      Node& x = nodes[idx];
       if (x.dead) continue;
       if (x.ceiling == INT64_MAX || x.pending >= floor_) {  // (else nothing new at this floor)
         ceiling_ = x.ceiling;
@@ -1723,8 +1793,10 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       in.mode.r = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
       finish_mode(in);
       // Skip inputs equal to one already listed (different readings can coincide).
-      std::vector<uint8_t> sig(reinterpret_cast<const uint8_t*>(in.vt), reinterpret_cast<const uint8_t*>(in.vt) + sizeof in.vt);
-      sig.insert(sig.end(), reinterpret_cast<const uint8_t*>(in.rmin), reinterpret_cast<const uint8_t*>(in.rmin) + sizeof in.rmin);
+      const auto* vt = reinterpret_cast<const uint8_t*>(in.vt);
+      const auto* rmin = reinterpret_cast<const uint8_t*>(in.rmin);
+      std::vector<uint8_t> sig(vt, vt + sizeof in.vt);
+      sig.insert(sig.end(), rmin, rmin + sizeof in.rmin);
       sig.push_back(static_cast<uint8_t>(in.jt));
       if (std::find(seen.begin(), seen.end(), sig) == seen.end()) {
         seen.push_back(sig);
