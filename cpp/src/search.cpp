@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #ifdef RUMMIKUB_TRACE
 #include <cstdio>
@@ -1059,8 +1060,12 @@ class Programme {
   // Returns true when colour step (n, c) can only carry x on: no tile of (c, n), no run of colour c open,
   // and no joker that could stand there.
   bool colour_idle(const Node& x, int n, int c) const {
-    return in_.tr[c][n] + in_.vt[c][n] + in_.rr[c][n] == 0 && x.s.cs[c] == 0 &&
-           (jokers_left(st_jf(x.s)) == 0 || !in_.joker_run_ok[c][n]);
+    return colour_idle(x, c, in_.tr[c][n] + in_.vt[c][n] + in_.rr[c][n] == 0, in_.joker_run_ok[c][n]);
+  }
+  // (The same, given whether (c, n) has no tile and whether a joker could stand there, which colour_step reads
+  // once.)
+  bool colour_idle(const Node& x, int c, bool no_tile, bool joker_here) const {
+    return no_tile && x.s.cs[c] == 0 && (!joker_here || jokers_left(st_jf(x.s)) == 0);
   }
   // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
   // child (bound, opening value, joker lookahead); returns false when x does not pass them.
@@ -1274,7 +1279,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   };
   const bool no_tile = a + v + o == 0;
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
-    if (no_tile && x.s.cs[c] == 0 && (!joker_here || jokers_left(st_jf(x.s)) == 0)) {  // colour_idle, hoisted
+    if (colour_idle(x, c, no_tile, joker_here)) {
       // The general path's only choice, with its checks and its count, without the transition lookup.
       Node y;
       if (!carry_through_colour(x, n, c, idx, y)) return;
@@ -1911,10 +1916,12 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
   return inputs;
 }
 
-PlayResult make_result(const Programme& prog, size_t f, const std::vector<Meld>& table, bool table_untouched) {
+// (mode, uncovered: as Programme::rebuild)
+PlayResult make_result(const Programme& prog, size_t f, const std::vector<Meld>& table, bool table_untouched,
+                       const Mode* mode = nullptr, int* uncovered = nullptr) {
   PlayResult r;
   if (table_untouched) r.table = table;
-  prog.rebuild(f, r.table, r.played, r.value);
+  prog.rebuild(f, r.table, r.played, r.value, mode, uncovered);
   r.key = prog.final_node(f).score;
   r.tiles = r.played.size();
   return r;
@@ -2195,6 +2202,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
       }
       size_t best = 0;
       bool any = false;
+      std::optional<PlayResult> checked;  // the relaxation's best play that meets the rule, once rebuilt
       // The floor of this run: the pass's, or first the relaxation's key when the rule's search takes over.
       for (int64_t at = floor;;) {
         if (progs[i] == nullptr) {
@@ -2225,12 +2233,10 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
         any = false;
         for (size_t f : prog.finals()) {
           if (prog.final_node(f).score != top) continue;
-          std::vector<Meld> melds;
-          TileSet played;
-          int value = 0, uncovered = 0;
-          prog.rebuild(f, melds, played, value, &inputs[i].mode, &uncovered);
-          if (uncovered > played.jokers) continue;  // (the uncovered jokers must be P's: see extend)
-          best = f;
+          int uncovered = 0;
+          PlayResult play = make_result(prog, f, table, untouched, &inputs[i].mode, &uncovered);
+          if (uncovered > play.played.jokers) continue;  // (the uncovered jokers must be P's: see extend)
+          checked = std::move(play);
           any = true;
           break;
         }
@@ -2243,7 +2249,7 @@ bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, b
         at = top;
       }
       if (any) {
-        out = make_result(*progs[i], best, table, untouched);
+        out = checked ? std::move(*checked) : make_result(*progs[i], best, table, untouched);
         found = true;
       }
       closed[i] = any || floor == lo ? 1 : 0;
