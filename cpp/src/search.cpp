@@ -705,21 +705,19 @@ struct GroupChoice {
   uint32_t info;    // Node::info's b, ga, gv and gb
   uint32_t key;     // the slot_bits of `rest`
 };
-struct GroupChoices {
-  std::vector<GroupChoice> all;
-  size_t begin[kMaxCount + 2] = {};  // the choices of b rack copies: all[begin[b] .. begin[b + 1])
-};
-thread_local GroupChoices g_group_choices;
 
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
   Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN, size_t node_limit = 0)
       : in_(in), stats_(stats), floor_(floor), node_limit_(node_limit) {
-    // Take back the layers of a finished programme: their vectors keep their capacity (no malloc).
-    if (!free_layers().empty()) {
-      layers_ = std::move(free_layers().back());
-      free_layers().pop_back();
+    // Take back the layers and group choices of a finished programme: their vectors keep their capacity (no
+    // malloc).
+    if (!free_scratch().empty()) {
+      layers_ = std::move(free_scratch().back().layers);
+      group_choices_ = std::move(free_scratch().back().group_choices);
+      group_choices_.clear();
+      free_scratch().pop_back();
     }
   }
   Programme(Programme&&) = default;
@@ -729,8 +727,8 @@ class Programme {
     // Keep at most a few small sets of layers: a large programme's memory goes back to the system.
     size_t held = 0;
     for (const Layer& l : layers_) held += l.nodes.capacity() + l.index.capacity();
-    if (!layers_.empty() && held < (size_t{1} << 18) && free_layers().size() < 4) {
-      free_layers().push_back(std::move(layers_));
+    if (!layers_.empty() && held < (size_t{1} << 18) && free_scratch().size() < 4) {
+      free_scratch().push_back(Scratch{std::move(layers_), std::move(group_choices_)});
     }
   }
 
@@ -925,8 +923,12 @@ class Programme {
     layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false, {}});
     return depth;
   }
-  static std::vector<std::vector<Layer>>& free_layers() {
-    thread_local std::vector<std::vector<Layer>> pool;
+  struct Scratch {
+    std::vector<Layer> layers;
+    std::vector<GroupChoice> group_choices;
+  };
+  static std::vector<Scratch>& free_scratch() {
+    thread_local std::vector<Scratch> pool;
     return pool;
   }
   // Returns true when a node of the last layer is a legal end.
@@ -947,6 +949,16 @@ class Programme {
     // The retrieval rule: enough free jokers can be the retrieved ones (see extend; settled runs count none).
     return !in_.mode.track_p || jf - st_unc(x.s) - open >= in_.jt;
   }
+  void colour_step(Layer& from, Layer& to, int n, int c) {
+    if (in_.jr + in_.jt == 0) {
+      colour_step<false>(from, to, n, c);
+    } else {
+      colour_step<true>(from, to, n, c);
+    }
+  }
+  // kJokers: the input has free jokers. Without any, no node carries a joker deficit (any is more than the
+  // jokers left), no joker is placed, and no run ends with an uncovered one: that code compiles away.
+  template <bool kJokers>
   void colour_step(Layer& from, Layer& to, int n, int c);
   // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
   // order, without the rack, score and floor (the input has none), made one at a time (table_next) and not
@@ -1109,6 +1121,13 @@ class Programme {
                      in_.gaps_after[c][n]};
   }
   static int joker_deficit(uint32_t needs, const DeficitAt& at);
+  // What a colour step at one sweep position reads of the input, made on the step's first node that is not
+  // idle and kept for the programme's later passes (a pass at a lower floor expands few nodes per step).
+  struct StepPlan {
+    DeficitAt deficit_here;
+    uint32_t begin[kMaxCount + 2];  // the group choices of b rack copies: group_choices_[begin[b] .. begin[b + 1])
+  };
+  const StepPlan& step_plan(int n, int c);
 
   // Returns true when a child with this bound is to be offered at this pass: it reaches the floor, and it was not
   // offered at an earlier pass (the expanding node's ceiling_); a bound below the floor raises pending_.
@@ -1122,11 +1141,13 @@ class Programme {
 
   const Input& in_;
   SearchStats* stats_;
+  StepPlan plans_[kMaxN * kMaxColours];
+  uint64_t planned_ = 0;                     // the sweep positions whose plan is made (bit pos)
+  std::vector<GroupChoice> group_choices_;  // every plan's group choices
   // The thread-local memos, looked up once: in a shared library each use of a thread-local costs a call.
   TransCache& memo_ = g_trans;
   GroupsMemo& groups_memo_ = g_groups;
   ShareScratch& share_ = g_share;
-  GroupChoices& group_choices_ = g_group_choices;
   int64_t floor_;
   mutable int64_t ceiling_ = INT64_MAX;  // of the node being expanded (see Node::ceiling)
   mutable int64_t pending_ = INT64_MIN;  // the highest bound left below the floor by its expansion so far
@@ -1173,12 +1194,42 @@ bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent,
   return true;
 }
 
-void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
-  const size_t before = to.nodes.size();
+const Programme::StepPlan& Programme::step_plan(int n, int c) {
   const int pos = (n - 1) * in_.p.colours + c;
+  StepPlan& plan = plans_[pos];
+  if ((planned_ >> pos & 1) != 0) return plan;
+  planned_ |= uint64_t{1} << pos;
+  plan.deficit_here = deficit_at(c, n);
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_ok[n] ? 7 : 0;
+  // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
+  for (int b = omin; b <= o; ++b) {
+    plan.begin[b] = static_cast<uint32_t>(group_choices_.size());
+    for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
+      for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
+        for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
+          // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
+          // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
+          if (gb > 0 && ga < a && !in_.mode.track_p) break;
+          group_choices_.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
+                                               {a - ga, v - gv, b - gb}, ga + gv + gb,
+                                               static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
+                                               slot_bits(kTR, a - ga) | slot_bits(kVT, v - gv) |
+                                                   slot_bits(kRR, b - gb)});
+        }
+      }
+    }
+  }
+  plan.begin[o + 1] = static_cast<uint32_t>(group_choices_.size());
+  return plan;
+}
+
+template <bool kJokers>
+void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
+  const size_t before = to.nodes.size();
+  const int pos = (n - 1) * in_.p.colours + c;
+  const int o = in_.rr[c][n], omin = in_.rmin[c][n];
   // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
   struct JokerChoice {
     int y, yr, jokers_left;  // free jokers placed here, how many of them are rack jokers, free jokers left after
@@ -1187,29 +1238,8 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   JokerChoice choices[kMaxJokers + 1];
   TransCache& memo = memo_;
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
-  // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
-  GroupChoices& gcs = group_choices_;
-  gcs.all.clear();
-  for (int b = omin; b <= o; ++b) {
-    gcs.begin[b] = gcs.all.size();
-    for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
-      for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
-        for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
-          // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
-          // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
-          if (gb > 0 && ga < a && !in_.mode.track_p) break;
-          gcs.all.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
-                                        {a - ga, v - gv, b - gb}, ga + gv + gb,
-                                        static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
-                                        slot_bits(kTR, a - ga) | slot_bits(kVT, v - gv) | slot_bits(kRR, b - gb)});
-        }
-      }
-    }
-  }
-  gcs.begin[o + 1] = gcs.all.size();
-  const GroupChoice* const group_choice = gcs.all.data();
-  // The input's values this step reads, read once (see DeficitAt).
-  const DeficitAt deficit_here = deficit_at(c, n);
+  const StepPlan* plan = nullptr;  // made on the first node that is not idle
+  const GroupChoice* group_choice = nullptr;
   const int64_t w_tile = in_.w_rr[n], w_joker = in_.w_rj[n], suffix_after = in_.suffix[pos + 1];
   const bool joker_here = in_.joker_run_ok[c][n], opening = in_.threshold > 0, usage = in_.usage;
   const bool track_p = in_.mode.track_p;
@@ -1218,13 +1248,18 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const uint8_t* const members_after = members_after_[n][c];
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
+    if (plan == nullptr) {
+      plan = &step_plan(n, c);
+      group_choice = group_choices_.data();
+    }
+    const DeficitAt deficit_here = plan->deficit_here;
     const int jf = st_jf(x.s), val = st_v(x.s), unc = st_unc(x.s);
     const int how = settle_how(x.s);
     const uint32_t key = transition_key(in_.mode, how);
-    const int left = jokers_left(jf);
-    const int y_most = joker_here ? left : 0;
+    const int left = kJokers ? jokers_left(jf) : 0;
+    const int y_most = kJokers && joker_here ? left : 0;
     const uint64_t g = x.s.misc & kGroupBits;
-    const int deficit_others = others_deficit(x, c);
+    const int deficit_others = kJokers ? others_deficit(x, c) : 0;
     // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
     int members_before, most_before;
     promised_before(g, c, members_before, most_before);
@@ -1235,14 +1270,14 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       }
       int nchoices = 0;
       for (int y = 0; y <= y_most; ++y) {
-        const int yr = rack_jokers(jf, y);
+        const int yr = kJokers ? rack_jokers(jf, y) : 0;
         const int64_t score = x.score + b * w_tile + yr * w_joker;
-        if (!take(score + suffix_after + joker_bound(jf + y))) continue;
+        if (!take(score + suffix_after + (kJokers ? joker_bound(jf + y) : 0))) continue;
         if (opening && !opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(jf + y))) continue;
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
-      for (size_t gi = gcs.begin[b]; gi < gcs.begin[b + 1]; ++gi) {
+      for (uint32_t gi = plan->begin[b]; gi < plan->begin[b + 1]; ++gi) {
         const GroupChoice& gc = group_choice[gi];
         const uint64_t g2 = g | gc.bits;
         // Jokers the promised groups need for certain (their slots are distinct from the runs').
@@ -1265,9 +1300,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             const int deficit = joker_deficit(t.needs, deficit_here);
             if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
             // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-            if (unc + t.uncovered() > rack_jokers_all) continue;
+            if (kJokers && unc + t.uncovered() > rack_jokers_all) continue;
             Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
-                                  misc + (static_cast<uint64_t>(t.uncovered()) << 39));
+                                  kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
             y.s.mask = mask;
             if (resettle) settle_state(y.s);
             sink(y);
@@ -1277,7 +1312,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       }
     }
   };
-  const bool no_tile = a + v + o == 0;
+  const bool no_tile = in_.tr[c][n] + in_.vt[c][n] + o == 0;
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (colour_idle(x, c, no_tile, joker_here)) {
       // The general path's only choice, with its checks and its count, without the transition lookup.
