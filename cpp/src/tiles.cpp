@@ -40,10 +40,12 @@ TileSet intersection(const TileSet& a, const TileSet& b) {
 }
 
 TileSet full_set(const Params& p) {
+  // One nibble of `copies` per number, a word per colour (every fits_rules check builds this set).
+  const int numbers = std::clamp(p.numbers, 0, kMaxNumbers), colours = std::clamp(p.colours, 0, kMaxColours);
+  const uint64_t ones = numbers == kMaxNumbers ? kLowNibbles : kLowNibbles & ((uint64_t{1} << (4 * numbers)) - 1);
   TileSet s;
-  for (int c = 0; c < p.colours; ++c) {
-    for (int n = 1; n <= p.numbers; ++n) s.add(tile_code(c, n), p.copies);
-  }
+  const uint64_t copies = static_cast<uint64_t>(std::clamp(p.copies, 0, 15));
+  for (int c = 0; c < colours; ++c) s.w[static_cast<size_t>(c)] = ones * copies;
   s.jokers = p.jokers;
   return s;
 }
