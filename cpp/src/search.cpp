@@ -315,8 +315,17 @@ inline uint64_t group_key(uint64_t g, int jokers, int colours, const Mode& m) {
   return g | static_cast<uint64_t>(jokers) << 36 | static_cast<uint64_t>(colours) << 42 |
          static_cast<uint64_t>(m.track_p ? m.r + 1 : 0) << 45 | static_cast<uint64_t>(m.L) << 48;
 }
-// The answers of group_split, by key (each thread its own).
-using GroupsMemo = std::unordered_map<uint64_t, int>;
+// The answers of group_split, by key (each thread its own): a direct-mapped cache. The keys a search asks are
+// few and asked again soon; a collision only costs one split again (a hash map's lookup cost more than most
+// splits do).
+struct GroupsMemo {
+  struct Entry {
+    uint64_t key = 0;  // (no key is 0: every key holds the colour count)
+    int value = 0;
+  };
+  std::vector<Entry> entries = std::vector<Entry>(size_t{1} << 12);
+  Entry& slot(uint64_t key) { return entries[static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 52)]; }
+};
 thread_local GroupsMemo g_groups;
 
 // Splits the promised tiles plus `jokers` free jokers into valid groups (distinct colours, max(3, L)..C tiles,
@@ -324,10 +333,8 @@ thread_local GroupsMemo g_groups;
 // when there is no split; fills `build` with such a split when asked (and then neither reads nor fills `memo`).
 int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& memo, std::vector<GroupBuild>* build) {
   const uint64_t key = group_key(g, jokers, colours, m);
-  if (build == nullptr) {
-    auto it = memo.find(key);
-    if (it != memo.end()) return it->second;
-  }
+  GroupsMemo::Entry& cached = memo.slot(key);
+  if (build == nullptr && cached.key == key) return cached.value;
   int cnt[kMaxColours][3];
   int total = 0;
   for (int c = 0; c < kMaxColours; ++c) {
@@ -394,10 +401,7 @@ int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& 
     best = 0;
     if (build != nullptr) build->clear();
   }
-  if (build == nullptr) {
-    if (memo.size() > (size_t{1} << 18)) memo.clear();  // bounded: the keys seen in practice are few
-    memo.emplace(key, best);
-  }
+  if (build == nullptr) cached = GroupsMemo::Entry{key, best};
   return best;
 }
 
