@@ -1133,6 +1133,11 @@ class Programme {
   };
   const StepPlan& step_plan(int n, int c);
 
+  // Returns true when a layer has nothing to expand at this pass: no node is new or improved since its last
+  // expansion, and none left a bound at or above the floor (enumerating plays, with no floor, expands all).
+  bool nothing_new(const Layer& from) const {
+    return (!in_.usage || floor_ != INT64_MIN) && !from.fresh && from.pending < floor_;
+  }
   // Returns true when a child with this bound is to be offered at this pass: it reaches the floor, and it was not
   // offered at an earlier pass (the expanding node's ceiling_); a bound below the floor raises pending_.
   bool take(int64_t bound) const {
@@ -1231,6 +1236,7 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
 
 template <bool kJokers>
 void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
+  if (nothing_new(from)) return;  // (before the step reads anything: later passes skip most layers)
   const size_t before = to.nodes.size();
   const int pos = (n - 1) * in_.p.colours + c;
   const int o = in_.rr[c][n], omin = in_.rmin[c][n];
@@ -1373,6 +1379,7 @@ bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& ch
 }
 
 void Programme::group_step(Layer& from, Layer& to, int n) {
+  if (nothing_new(from)) return;
   const size_t before = to.nodes.size();
   const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
@@ -1407,7 +1414,7 @@ void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& e
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
   if (!in_.usage || floor_ != INT64_MIN) {
-    if (!from.fresh && from.pending < floor_) return;  // nothing new at this floor in the whole layer
+    if (nothing_new(from)) return;
     int64_t pending = INT64_MIN;
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();
