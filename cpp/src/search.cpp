@@ -700,8 +700,8 @@ struct ShareScratch {
 };
 thread_local ShareScratch g_share;
 
-// colour_step's ways to promise the copies of its tile to groups, for each count of rack copies played (kept
-// between calls: no malloc once warm).
+// A way for colour_step to promise copies of its tile to groups (a StepPlan lists them for each count of rack
+// copies played).
 struct GroupChoice {
   uint64_t bits;    // the promise, shifted into place in State::misc's groups
   int rest[3];      // table copies, staying jokers and rack copies left to the runs
@@ -1413,8 +1413,7 @@ void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& e
   // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
-  if (!in_.usage || floor_ != INT64_MIN) {
-    if (nothing_new(from)) return;
+  if (!in_.usage || floor_ != INT64_MIN) {  // (its callers return first when nothing_new(from))
     int64_t pending = INT64_MIN;
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();
