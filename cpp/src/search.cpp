@@ -621,6 +621,32 @@ struct Node {
   int64_t pending = INT64_MIN;
 };
 
+// A summary of a node's runs that a node covering it (runs_cover in every colour) matches or exceeds in every byte,
+// for a quick test before runs_cover: per colour its runs, those at least 2 long, those at least L long, and 8 less
+// those shorter than L (each short run of a needs a run of b no longer).
+struct RunsSummary {
+  uint64_t w[2] = {0, 0};
+  RunsSummary() = default;
+  RunsSummary(const State& s, int colours, int L) {
+    for (int c = 0; c < colours; ++c) add(s.cs[c], c, L);
+  }
+  void add(uint64_t x, int c, int L) {
+    constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
+    // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
+    auto reaching = [&](int k) {
+      return static_cast<uint64_t>((((((x & kLow3) + static_cast<uint64_t>(0x80 - k) * kOnes) & kHigh) >> 7) * kOnes) >> 56);
+    };
+    const uint64_t runs = x == 0 ? 0 : static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = reaching(L);
+    w[0] |= runs << (8 * c) | reaching(2) << (8 * c + 32);
+    w[1] |= full << (8 * c) | (8 - runs + full) << (8 * c + 32);
+  }
+  // Returns true when every byte of this summary is at least b's.
+  bool covers(const RunsSummary& b) const {
+    constexpr uint64_t kHigh = 0x8080808080808080ULL;
+    return (((w[0] | kHigh) - b.w[0]) & ((w[1] | kHigh) - b.w[1]) & kHigh) == kHigh;
+  }
+};
+
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
 struct Layer {
   std::vector<Node> nodes;
@@ -631,10 +657,18 @@ struct Layer {
   // second has nothing to expand here.
   bool fresh = false;
   int64_t pending = INT64_MIN;
+  // For prune_dominated, kept as nodes are added: buckets of nodes with the same counts and mask (open addressing
+  // -> the bucket's last node; each node's next node in its bucket, and its bucket's slot), each node's runs
+  // summarised, and how many nodes are in.
+  std::vector<int32_t> bucket_head, bucket_next;
+  std::vector<uint32_t> bucket_of;
+  std::vector<RunsSummary> summary;
+  size_t bucketed = 0;
 
   void reset(size_t expect) {
     fresh = false;
     pending = INT64_MIN;
+    bucketed = 0;
     nodes.clear();
     nodes.reserve(expect);  // (growing by doubling would copy the nodes over and over)
     size_t cap = 16;
@@ -676,6 +710,37 @@ struct Layer {
     fresh = true;
     return index[i];
   }
+  // Puts the nodes added since the last call in their buckets (of the nodes with the same counts and mask).
+  void bucket_new(int colours, int L) {
+    const size_t K = nodes.size();
+    if (bucketed == 0 || bucket_head.size() < K * 2) {  // (first use since reset, or too full: start again)
+      size_t cap = 16;
+      while (cap < K * 2) cap <<= 1;
+      bucket_head.assign(cap, -1);
+      for (size_t i = 0; i < bucketed; ++i) link(i);
+    }
+    bucket_next.resize(K);
+    bucket_of.resize(K);
+    summary.resize(K);
+    for (size_t i = bucketed; i < K; ++i) {
+      link(i);
+      summary[i] = RunsSummary(nodes[i].s, colours, L);
+    }
+    bucketed = K;
+  }
+  void link(size_t i) {
+    const size_t wrap = bucket_head.size() - 1;
+    const State& s = nodes[i].s;
+    const uint64_t h = (s.misc * 0x9E3779B97F4A7C15ULL) ^ (s.mask * 0xBF58476D1CE4E5B9ULL);
+    size_t at = static_cast<size_t>(h ^ (h >> 31)) & wrap;
+    for (; bucket_head[at] >= 0; at = (at + 1) & wrap) {
+      const State& o = nodes[static_cast<size_t>(bucket_head[at])].s;
+      if (o.misc == s.misc && o.mask == s.mask) break;
+    }
+    bucket_next[i] = bucket_head[at];
+    bucket_head[at] = static_cast<int32_t>(i);
+    bucket_of[i] = static_cast<uint32_t>(at);
+  }
   void grow() {
     index.assign(index.size() * 2, -1);
     mask = index.size() - 1;
@@ -686,6 +751,80 @@ struct Layer {
     }
   }
 };
+
+// Returns true when run a can do whatever run b can: as long or longer, holding a numbered tile if b does, free to
+// end before the last number if b is, and, for the retrieval rule, holding as many rack tiles and leaving no more
+// jokers uncovered (extend).
+inline bool run_covers(uint8_t a, uint8_t b) {
+  const int qa = d_q(a), qb = d_q(b);
+  return d_len(a) >= d_len(b) && d_real(a) >= d_real(b) && d_lead(a) <= d_lead(b) && kQR[qa] >= kQR[qb] &&
+         kQS[qa] - kQR[qa] <= kQS[qb] - kQR[qb];
+}
+// Returns true when a colour's runs a can do whatever its runs b can: each run of b has its own run of a that
+// covers it (run_covers), and every other run of a can end now with no joker uncovered. Each such match
+// carries b's future over to a (the extra runs end at once, and a run that ends while a new one starts in its
+// colour is never better than continuing: see make_transitions). By the Mendelsohn-Dulmage theorem a matching
+// that takes every run of b and one that takes every run of a that cannot end make one that takes both.
+bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
+  uint8_t da[8], db[8];
+  const int ka = unpack(a, da), kb = unpack(b, db);
+  if (ka < kb) return false;
+  uint32_t to_a[8] = {}, to_b[8] = {};  // to_a[j]: the runs of a that cover run j of b; to_b[i]: the b's a[i] covers
+  for (int j = 0; j < kb; ++j) {
+    for (int i = 0; i < ka; ++i) {
+      if (run_covers(da[i], db[j])) {
+        to_a[j] |= 1U << i;
+        to_b[i] |= 1U << j;
+      }
+    }
+  }
+  // Kuhn's augmenting paths, from the vertices of one side that must be matched (`must`, a bit each).
+  auto saturates = [](const uint32_t* adj, int k, uint32_t must) {
+    int partner[8];
+    std::fill(partner, partner + 8, -1);
+    auto augment = [&](auto&& self, int v, uint32_t& seen) -> bool {
+      for (uint32_t e = adj[v] & ~seen; e != 0; e &= e - 1) {
+        const int u = __builtin_ctz(e);
+        seen |= 1U << u;
+        if (partner[u] < 0 || self(self, partner[u], seen)) {
+          partner[u] = v;
+          return true;
+        }
+      }
+      return false;
+    };
+    for (int v = 0; v < k; ++v) {
+      uint32_t seen = 0;
+      if ((must >> v & 1) != 0 && !augment(augment, v, seen)) return false;
+    }
+    return true;
+  };
+  uint32_t must_a = 0;
+  for (int i = 0; i < ka; ++i) {
+    if (!closable(da[i], m) || d_uncovered(da[i]) != 0) must_a |= 1U << i;
+  }
+  return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
+}
+
+// The answers of runs_cover (each thread its own): a direct-mapped cache, as GroupsMemo. The words a search
+// compares recur within a search and across searches.
+struct CoverMemo {
+  struct Entry {
+    uint64_t a = 0, b = 0;
+    uint32_t mode = 0;  // Mode::id() + 1 (0: empty)
+    bool covers = false;
+  };
+  static constexpr size_t kSize = 2048;
+  std::vector<Entry> entries = std::vector<Entry>(kSize);
+  bool covers(uint64_t a, uint64_t b, const Mode& m) {
+    const uint32_t id = m.id() + 1;
+    uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
+    Entry& e = entries[static_cast<size_t>(h ^ (h >> 29)) & (kSize - 1)];
+    if (e.a != a || e.b != b || e.mode != id) e = Entry{a, b, id, runs_cover(a, b, m)};
+    return e.covers;
+  }
+};
+thread_local CoverMemo g_cover;
 
 // expand_layer's scratch (kept between calls: no malloc once warm).
 struct ShareScratch {
@@ -1109,7 +1248,9 @@ class Programme {
   // Returns the most the jokers can still add once `placed` free jokers were placed.
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.wj_max; }
   // Marks the nodes of a layer that another node of the layer dominates.
-  void prune_dominated(Layer& layer) const;
+  void prune_dominated(Layer& layer);
+  // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
+  bool dominates(const Node& a, const Node& b) const;
   // Returns the fewest jokers the runs of colour c (summarised by needs_of), open at number n, still need
   // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.
   int joker_deficit(uint32_t needs, int c, int n) const { return joker_deficit(needs, deficit_at(c, n)); }
@@ -1156,6 +1297,7 @@ class Programme {
   // The thread-local memos, looked up once: in a shared library each use of a thread-local costs a call.
   TransCache& memo_ = g_trans;
   GroupsMemo& groups_memo_ = g_groups;
+  CoverMemo& cover_memo_ = g_cover;
   ShareScratch& share_ = g_share;
   int64_t floor_;
   mutable int64_t ceiling_ = INT64_MAX;  // of the node being expanded (see Node::ceiling)
@@ -1501,63 +1643,40 @@ void Programme::mark_alive() {
   }
 }
 
-void Programme::prune_dominated(Layer& layer) const {
-  // A colour's runs are weaker when one closable run with no joker uncovered is gone, one run is one shorter,
-  // one run holds one rack tile fewer or one free joker more (as the retrieval rule counts them), or one run is
-  // bound to end at the last number: whatever the weaker runs can still do, the stronger can too (end the extra
-  // run at once, or carry the longer one along). So a node whose runs are a weakening of another node's,
-  // everything else equal and its score no higher, is dead. (A run that has lost its numbered tile, when runs
-  // could be jokers only, is weaker too, but looking for those cost more than it saved: 375K lookups for 1,611
-  // nodes on the 160-tile benchmark, 3% of its instructions.)
-  for (size_t i = 0; i < layer.nodes.size(); ++i) {
-    const Node& strong = layer.nodes[i];
-    if (strong.dead) continue;
-    for (int c = 0; c < in_.p.colours; ++c) {
-      uint8_t d[8];
-      const int k = unpack(strong.s.cs[c], d);
-      for (int j = 0; j < k; ++j) {
-        if (j > 0 && d[j] == d[j - 1]) continue;
-        uint8_t w[16];
-        auto kill = [&](int len) {
-          State s = strong.s;
-          s.cs[c] = pack(w, len);
-          const int32_t at = layer.find(s);
-          if (at >= 0 && static_cast<size_t>(at) != i) {
-            Node& weak = layer.nodes[static_cast<size_t>(at)];
-            if (!weak.dead && weak.score <= strong.score) weak.dead = true;
-          }
-        };
-        if (closable(d[j], in_.mode) && d_uncovered(d[j]) == 0) {  // (ending it uncovers no joker)
-          int n = 0;
-          for (int x = 0; x < k; ++x) {
-            if (x != j) w[n++] = d[x];
-          }
-          kill(n);
-        }
-        if (d_len(d[j]) >= 2) {
-          std::copy(d, d + k, w);
-          w[j] = static_cast<uint8_t>(d[j] - 1);
-          kill(k);
-        }
-        // For the retrieval rule, a run is weaker with one rack tile fewer, or with one more free joker: whatever
-        // comes, it leaves at least as many jokers uncovered (extend).
-        const int R = kQR[d_q(d[j])], S = kQS[d_q(d[j])];
-        if (R > 0) {
-          std::copy(d, d + k, w);
-          w[j] = make_desc(d_len(d[j]), d_real(d[j]), d_lead(d[j]), R - 1, S - 1);
-          kill(k);
-        }
-        if (in_.mode.track_p && S < in_.mode.r) {
-          std::copy(d, d + k, w);
-          w[j] = make_desc(d_len(d[j]), d_real(d[j]), d_lead(d[j]), R, S + 1);
-          kill(k);
-        }
-        if (!d_lead(d[j]) && in_.jr + in_.jt > 0) {  // the same run, but bound to end at the last number
-          std::copy(d, d + k, w);
-          w[j] = static_cast<uint8_t>(d[j] | 16);
-          kill(k);
-        }
+bool Programme::dominates(const Node& a, const Node& b) const {
+  for (int c = 0; c < in_.p.colours; ++c) {
+    const uint64_t x = a.s.cs[c], y = b.s.cs[c];
+    if (x != y && !cover_memo_.covers(x, y, in_.mode)) return false;
+  }
+  return true;
+}
+
+void Programme::prune_dominated(Layer& layer) {
+  // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
+  // used, has runs that can do whatever its runs can in every colour (runs_cover): whatever the weaker node can
+  // still reach, the stronger reaches with as high a score. Only pairs with a node that is new or improved
+  // since the layer was last expanded (Node::ceiling) can have changed.
+  const size_t K = layer.nodes.size();
+  if (K < 2) return;
+  layer.bucket_new(in_.p.colours, in_.mode.L);
+  Node* const nodes = layer.nodes.data();
+  const int32_t* const head = layer.bucket_head.data();
+  const int32_t* const next = layer.bucket_next.data();
+  const RunsSummary* const summary = layer.summary.data();
+  // Each bucket is a chain through `next`, from its last node down. Each new node is compared with the others of
+  // its bucket (a pair of new nodes once, from the later one).
+  for (size_t i = 0; i < K; ++i) {
+    Node& x = nodes[i];
+    if (x.dead || x.ceiling != INT64_MAX) continue;
+    for (int32_t j = head[layer.bucket_of[i]]; j >= 0; j = next[j]) {
+      Node& o = nodes[j];
+      if (static_cast<size_t>(j) == i || o.dead) continue;
+      if (static_cast<size_t>(j) > i && o.ceiling == INT64_MAX) continue;  // (a new pair: compared from j)
+      if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
+        x.dead = true;
+        break;
       }
+      if (x.score >= o.score && summary[i].covers(summary[j]) && dominates(x, o)) o.dead = true;
     }
   }
 }

@@ -17,8 +17,9 @@
 // without that rule first (a relaxation, whose states merge far more): when a best play of the relaxation meets
 // the rule it is the option's best, else the option is searched again with the rule.
 // Exact pruning: a bound on the rack tiles still placeable with an iterative floor (a programme is kept from
-// one floor to the next, and a pass expands only what the lower floor adds); dominated transitions
-// and states; runs led by a free joker must reach N (else the joker belongs past the run's end); a
+// one floor to the next, and a pass expands only what the lower floor adds); dominated transitions, and at
+// each number's end, states whose runs another state's cover (a matching of run to run, with a score as high);
+// runs led by a free joker must reach N (else the joker belongs past the run's end); a
 // lookahead summing, over all colours and the groups promised, the jokers needed for slots ahead that no
 // tile can fill; and, on an opening, the value still reachable (the value is kept capped at the threshold).
 // Two cases skip the sweep: an opening with the table untouched is a branch and bound over the melds the
