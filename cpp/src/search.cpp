@@ -199,11 +199,6 @@ struct TransCache {
 };
 thread_local TransCache g_trans;
 
-// Bounds the memo: called at the start of each public entry point, never while nodes refer to it.
-void trim_memo() {
-  if (g_trans.pool.size() > (size_t{1} << 20)) g_trans = TransCache();  // 16 MiB of records at most
-}
-
 // Returns every distinct next state of a colour's runs, given the slots of its next number, settled as `how`
 // says. Of two ways to one next state, the one that leaves fewer jokers uncovered is kept.
 // Dominated moves are left out: ending a run while a new run starts in the same colour is never better
@@ -634,7 +629,8 @@ struct RunsSummary {
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
     // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
     auto reaching = [&](int k) {
-      return static_cast<uint64_t>((((((x & kLow3) + static_cast<uint64_t>(0x80 - k) * kOnes) & kHigh) >> 7) * kOnes) >> 56);
+      const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - k) * kOnes) & kHigh;
+      return ((high >> 7) * kOnes) >> 56;
     };
     const uint64_t runs = x == 0 ? 0 : static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = reaching(L);
     w[0] |= runs << (8 * c) | reaching(2) << (8 * c + 32);
@@ -839,7 +835,7 @@ struct ShareScratch {
 };
 thread_local ShareScratch g_share;
 
-// A way for colour_step to promise copies of its tile to groups (a StepPlan lists them for each count of rack
+// A way for colour_step to promise copies of its tile to groups (a ChoiceList holds them for each count of rack
 // copies played).
 struct GroupChoice {
   uint64_t bits;    // the promise, shifted into place in State::misc's groups
@@ -849,17 +845,29 @@ struct GroupChoice {
   uint32_t key;     // the slot_bits of `rest`
 };
 
+// The ways to promise copies of one tile to groups depend on little (the copies of each kind, the colour,
+// whether groups can form at that number, the retrieval rule): each thread makes each list once and keeps it
+// (bounded by trim_memo), where a programme's steps look them up. Node-based, so a list never moves.
+struct ChoiceList {
+  std::vector<GroupChoice> choices;
+  uint32_t begin[kMaxCount + 2];  // the choices of b rack copies: choices[begin[b] .. begin[b + 1])
+};
+thread_local std::unordered_map<uint32_t, ChoiceList> g_choice_lists;
+
+// Bounds the memos: called at the start of each public entry point, never while nodes refer to them.
+void trim_memo() {
+  if (g_trans.pool.size() > (size_t{1} << 20)) g_trans = TransCache();  // 16 MiB of records at most
+  if (g_choice_lists.size() > 4096) g_choice_lists.clear();
+}
+
 class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped.
   Programme(const Input& in, SearchStats* stats, int64_t floor = INT64_MIN, size_t node_limit = 0)
       : in_(in), stats_(stats), floor_(floor), node_limit_(node_limit) {
-    // Take back the layers and group choices of a finished programme: their vectors keep their capacity (no
-    // malloc).
+    // Take back the layers of a finished programme: their vectors keep their capacity (no malloc).
     if (!free_scratch().empty()) {
       layers_ = std::move(free_scratch().back().layers);
-      group_choices_ = std::move(free_scratch().back().group_choices);
-      group_choices_.clear();
       free_scratch().pop_back();
     }
   }
@@ -871,7 +879,7 @@ class Programme {
     size_t held = 0;
     for (const Layer& l : layers_) held += l.nodes.capacity() + l.index.capacity();
     if (!layers_.empty() && held < (size_t{1} << 18) && free_scratch().size() < 4) {
-      free_scratch().push_back(Scratch{std::move(layers_), std::move(group_choices_)});
+      free_scratch().push_back(Scratch{std::move(layers_)});
     }
   }
 
@@ -1068,7 +1076,6 @@ class Programme {
   }
   struct Scratch {
     std::vector<Layer> layers;
-    std::vector<GroupChoice> group_choices;
   };
   static std::vector<Scratch>& free_scratch() {
     thread_local std::vector<Scratch> pool;
@@ -1270,7 +1277,7 @@ class Programme {
   // idle and kept for the programme's later passes (a pass at a lower floor expands few nodes per step).
   struct StepPlan {
     DeficitAt deficit_here;
-    uint32_t begin[kMaxCount + 2];  // the group choices of b rack copies: group_choices_[begin[b] .. begin[b + 1])
+    const ChoiceList* groups;  // the ways to promise the tile to groups
   };
   const StepPlan& step_plan(int n, int c);
 
@@ -1293,7 +1300,6 @@ class Programme {
   SearchStats* stats_;
   StepPlan plans_[kMaxN * kMaxColours];
   uint64_t planned_ = 0;                     // the sweep positions whose plan is made (bit pos)
-  std::vector<GroupChoice> group_choices_;  // every plan's group choices
   // The thread-local memos, looked up once: in a shared library each use of a thread-local costs a call.
   TransCache& memo_ = g_trans;
   GroupsMemo& groups_memo_ = g_groups;
@@ -1354,25 +1360,31 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   const int a = in_.tr[c][n], v = in_.vt[c][n], o = in_.rr[c][n], omin = in_.rmin[c][n];
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_ok[n] ? 7 : 0;
+  const bool track_p = in_.mode.track_p;
+  const uint32_t key =
+      static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 | track_p << 13 | c << 14);
+  const auto [at, made] = g_choice_lists.try_emplace(key);
+  ChoiceList& list = at->second;
+  plan.groups = &list;
+  if (!made) return plan;
   // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
   for (int b = omin; b <= o; ++b) {
-    plan.begin[b] = static_cast<uint32_t>(group_choices_.size());
+    list.begin[b] = static_cast<uint32_t>(list.choices.size());
     for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
       for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
         for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
           // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
           // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
-          if (gb > 0 && ga < a && !in_.mode.track_p) break;
-          group_choices_.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
-                                               {a - ga, v - gv, b - gb}, ga + gv + gb,
-                                               static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
-                                               slot_bits(kTR, a - ga) | slot_bits(kVT, v - gv) |
-                                                   slot_bits(kRR, b - gb)});
+          if (gb > 0 && ga < a && !track_p) break;
+          list.choices.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
+                                             {a - ga, v - gv, b - gb}, ga + gv + gb,
+                                             static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
+                                             slot_bits(kTR, a - ga) | slot_bits(kVT, v - gv) | slot_bits(kRR, b - gb)});
         }
       }
     }
   }
-  plan.begin[o + 1] = static_cast<uint32_t>(group_choices_.size());
+  list.begin[o + 1] = static_cast<uint32_t>(list.choices.size());
   return plan;
 }
 
@@ -1402,7 +1414,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (plan == nullptr) {
       plan = &step_plan(n, c);
-      group_choice = group_choices_.data();
+      group_choice = plan->groups->choices.data();
     }
     const DeficitAt deficit_here = plan->deficit_here;
     const int jf = st_jf(x.s), val = st_v(x.s), unc = st_unc(x.s);
@@ -1429,7 +1441,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
-      for (uint32_t gi = plan->begin[b]; gi < plan->begin[b + 1]; ++gi) {
+      for (uint32_t gi = plan->groups->begin[b]; gi < plan->groups->begin[b + 1]; ++gi) {
         const GroupChoice& gc = group_choice[gi];
         const uint64_t g2 = g | gc.bits;
         // Jokers the promised groups need for certain (their slots are distinct from the runs').
