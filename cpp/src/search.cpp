@@ -706,9 +706,10 @@ struct Layer {
     fresh = true;
     return index[i];
   }
-  // Puts the nodes added since the last call in their buckets (of the nodes with the same counts and mask).
-  void bucket_new(int colours, int L) {
-    const size_t K = nodes.size();
+  // Puts the nodes added since the last call in their buckets (of the nodes with the same counts and mask);
+  // returns the index of the first of them.
+  size_t bucket_new(int colours, int L) {
+    const size_t K = nodes.size(), first = bucketed;
     if (bucketed == 0 || bucket_head.size() < K * 2) {  // (first use since reset, or too full: start again)
       size_t cap = 16;
       while (cap < K * 2) cap <<= 1;
@@ -723,6 +724,7 @@ struct Layer {
       summary[i] = RunsSummary(nodes[i].s, colours, L);
     }
     bucketed = K;
+    return first;
   }
   void link(size_t i) {
     const size_t wrap = bucket_head.size() - 1;
@@ -1670,19 +1672,26 @@ void Programme::prune_dominated(Layer& layer) {
   // since the layer was last expanded (Node::ceiling) can have changed.
   const size_t K = layer.nodes.size();
   if (K < 2) return;
-  layer.bucket_new(in_.p.colours, in_.mode.L);
+  const size_t added = layer.bucket_new(in_.p.colours, in_.mode.L);
   Node* const nodes = layer.nodes.data();
-  const int32_t* const head = layer.bucket_head.data();
-  const int32_t* const next = layer.bucket_next.data();
+  int32_t* const head = layer.bucket_head.data();
+  int32_t* const next = layer.bucket_next.data();
   const RunsSummary* const summary = layer.summary.data();
   // Each bucket is a chain through `next`, from its last node down. Each new node is compared with the others of
-  // its bucket (a pair of new nodes once, from the later one).
+  // its bucket (a pair of new nodes once, from the later one): a node added since the last call with those below
+  // it in its chain, one improved since with the whole chain. Dead nodes met on the way leave the chain (one that
+  // an improvement revives is then compared as a new node, from its side only).
   for (size_t i = 0; i < K; ++i) {
     Node& x = nodes[i];
     if (x.dead || x.ceiling != INT64_MAX) continue;
-    for (int32_t j = head[layer.bucket_of[i]]; j >= 0; j = next[j]) {
+    for (int32_t *link = i >= added ? &next[i] : &head[layer.bucket_of[i]], j = *link; j >= 0; j = *link) {
       Node& o = nodes[j];
-      if (static_cast<size_t>(j) == i || o.dead) continue;
+      if (o.dead) {
+        *link = next[j];
+        continue;
+      }
+      link = &next[j];
+      if (static_cast<size_t>(j) == i) continue;
       if (static_cast<size_t>(j) > i && o.ceiling == INT64_MAX) continue;  // (a new pair: compared from j)
       if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
         x.dead = true;
