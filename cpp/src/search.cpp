@@ -1257,7 +1257,7 @@ class Programme {
   // Returns the most the jokers can still add once `placed` free jokers were placed.
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.wj_max; }
   // Marks the nodes of a layer that another node of the layer dominates.
-  void prune_dominated(Layer& layer);
+  void prune_dominated(Layer& layer) const;
   // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
   bool dominates(const Node& a, const Node& b) const;
   // Returns the fewest jokers the runs of colour c (summarised by needs_of), open at number n, still need
@@ -1665,7 +1665,7 @@ bool Programme::dominates(const Node& a, const Node& b) const {
   return true;
 }
 
-void Programme::prune_dominated(Layer& layer) {
+void Programme::prune_dominated(Layer& layer) const {
   // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
   // used, has runs that can do whatever its runs can in every colour (runs_cover): whatever the weaker node can
   // still reach, the stronger reaches with as high a score. Only pairs with a node that is new or improved
