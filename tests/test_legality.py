@@ -1,5 +1,5 @@
 """check_turn: a table of legal and illegal turns for every preset and every joker policy, each refusal
-with its expected reason (RULES.md §5-§8, docs/search-semantics.md)."""
+with its expected reason (docs/rules.md §5-§8, docs/search-semantics.md)."""
 
 from __future__ import annotations
 

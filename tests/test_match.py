@@ -1,4 +1,4 @@
-"""Rounds and matches (RULES.md §11)."""
+"""Rounds and matches (docs/rules.md §11)."""
 
 from __future__ import annotations
 

@@ -192,7 +192,7 @@ def test_every_standard_multiset_of_3_to_5_tiles() -> None:
 
 
 def test_best_value_examples() -> None:
-    """RULES.md §3 and §6: the best reading of an ambiguous joker counts."""
+    """docs/rules.md §3 and §6: the best reading of an ambiguous joker counts."""
     def best(text: str) -> int:
         return _core.best_meld_value(TileSet.parse(text)._s, STANDARD.params)
 

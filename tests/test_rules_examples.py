@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md, as a test (section numbers in the test names)."""
+"""Every worked example of docs/rules.md, as a test (section numbers in the test names)."""
 
 from __future__ import annotations
 
@@ -83,8 +83,8 @@ def test_s3_joker_values() -> None:
 
 @pytest.mark.parametrize("tiles, value, opens", [
     ("R10 R11 R12", 33, True),
-    # RULES.md writes "red 8 + red 9 + red 10 = 30: opens exactly"; those tiles make 27, so the
-    # exact-threshold case is tested with red 9 + red 10 + red 11 = 30 (and 8-9-10 does not open).
+    # docs/rules.md §6: the exact-threshold case is red 9 + red 10 + red 11 = 30 (the printed guides' "red 8, 9,
+    # 10 is exactly 30" adds up to 27, which does not open).
     ("R9 R10 R11", 30, True),
     ("R8 R9 R10", 27, False),
     ("K9 B9 O9", 27, False),

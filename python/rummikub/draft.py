@@ -1,4 +1,4 @@
-"""The current player's draft of the table: free editing with undo, redo and reset (RULES.md §5).
+"""The current player's draft of the table: free editing with undo, redo and reset (docs/rules.md §5).
 
 The draft may be invalid while editing; :meth:`Draft.problems` says what is wrong, and the game's
 ``commit()`` validates it completely. Every edit is undoable; ``reset()`` (itself undoable) restores the
@@ -126,7 +126,7 @@ class Draft:
         >>> d = Draft(Table(), TileSet.parse("K9 B9 O9"), RuleSet(), opened=False)
         >>> for t in ("K9", "B9", "O9"): d.place(t, 0 if len(d) else None)
         >>> d.problems()
-        ['the opening K9 B9 O9 is worth 27, 3 short of 30 (RULES.md §6)']
+        ['the opening K9 B9 O9 is worth 27, 3 short of 30 (docs/rules.md §6)']
         """
         bad = self.set_problems()
         if bad:

@@ -1,4 +1,4 @@
-"""A complete game of Rummikub exactly as RULES.md describes it: the draw for first player, the deal, turns
+"""A complete game of Rummikub exactly as docs/rules.md describes it: the draw for first player, the deal, turns
 (play, draw, pass), the current player's draft with undo, the turn clock, the end and the scores, views that
 hide what a player may not see, and a JSON event log that replays to the identical state.
 
@@ -236,7 +236,7 @@ class Game:
     def new(cls, players: int = 4, preset: str = "classic", seed: int | None = None, *,
             rules: RuleSet | None = None, clock: Clock | None = None, first_player: int | None = None,
             **overrides: Any) -> Game:
-        """A new seeded game: shuffle, draw for first player (RULES.md §4; ``first_player`` skips the draw),
+        """A new seeded game: shuffle, draw for first player (docs/rules.md §4; ``first_player`` skips the draw),
         deal. ``rules`` (default: the preset) takes ``overrides`` of any variant.
 
         >>> g = Game.new(players=2, preset="classic", seed=1, turn_seconds=None)
@@ -601,7 +601,7 @@ def _describe(event: Mapping[str, Any]) -> str:
 
 
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
-    """RULES.md §4: each player draws a tile; the highest number starts; a joker redraws, and players tied for
+    """docs/rules.md §4: each player draws a tile; the highest number starts; a joker redraws, and players tied for
     the highest redraw among themselves. Returns the first player and every round of draws."""
     pile = list(full)
     rng.shuffle(pile)

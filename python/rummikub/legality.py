@@ -18,7 +18,7 @@ opening_too_low
 Refusals carry ``exc.reason``, one of the :class:`Reason` values:
 
 =================================== ===============================================================
-reason                              rule (RULES.md)
+reason                              rule (docs/rules.md)
 =================================== ===============================================================
 ``invalid_set``                     §2: a set is not a valid group or run (two K7 in a group, 13-1 wrap)
 ``loose_tile``                      §5: a set shorter than the minimum length (a loose tile)
@@ -93,7 +93,7 @@ def illegal(reason: Reason, message: str) -> IllegalMoveError:
 
 
 def best_value(tiles: TileSet, rules: RuleSet) -> int:
-    """The value of the best reading of ``tiles`` as one set (RULES.md §3), or -1 when they form none.
+    """The value of the best reading of ``tiles`` as one set (docs/rules.md §3), or -1 when they form none.
 
     >>> best_value(TileSet.parse("R8 R9 J"), RuleSet())
     27
@@ -323,7 +323,7 @@ def _read_best(meld: tuple[Tile, ...], rules: RuleSet) -> Meld:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Joker policies (RULES.md §8, search-semantics.md 3)
+# Joker policies (docs/rules.md §8, search-semantics.md 3)
 
 
 def _jokers_stay(table_jokers: Sequence[frozenset[Tile]], after_jokers: Sequence[frozenset[Tile]]) -> bool:
@@ -406,7 +406,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
                         Reason.JOKER_NOT_REPLACED,
                         f"a joker standing for {_fmt(sorted(need))} left its set, but no {_fmt(short)} "
                         "took its place: a table joker may leave only when the exact tile it stands for "
-                        "replaces it (RULES.md §8)")
+                        "replaces it (docs/rules.md §8)")
                 continue
             if r == 2:
                 short = [t for t, k in need.items() if played_real.get(t, 0) < k]
@@ -428,7 +428,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
                 stage, error = 2, illegal(
                     Reason.FREED_JOKER_WITHOUT_RACK_TILES,
                     f"the freed joker must be played this turn in a set holding at least {r} tile"
-                    f"{'s' if r > 1 else ''} from the rack; {where} does not (RULES.md §8)")
+                    f"{'s' if r > 1 else ''} from the rack; {where} does not (docs/rules.md §8)")
     raise error or illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
 
 
@@ -437,7 +437,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
 
 def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
     """The rack tiles ``P`` played by turning the table ``before`` into ``after``; raises
-    :class:`IllegalMoveError` (with ``reason``, see :class:`Reason`) when the turn breaks RULES.md §5-§8.
+    :class:`IllegalMoveError` (with ``reason``, see :class:`Reason`) when the turn breaks docs/rules.md §5-§8.
 
     ``opened`` says whether the player had opened before this turn. The verdict follows
     ``docs/search-semantics.md`` exactly (it is the search's independent re-checker).
@@ -463,9 +463,9 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
         missing = before_tiles - (before_tiles & after_tiles)
         if all(t.is_joker for t in missing):
             raise illegal(Reason.JOKER_KEPT, f"the joker{'s' if len(missing) > 1 else ''} taken from the table "
-                          "must be played again this turn; no tile leaves the table for a rack (RULES.md §5, §8)")
+                          "must be played again this turn; no tile leaves the table for a rack (docs/rules.md §5, §8)")
         raise illegal(Reason.TABLE_TILE_REMOVED, f"{missing} left the table; no tile ever leaves the table "
-                      "for a rack (RULES.md §5)")
+                      "for a rack (docs/rules.md §5)")
     played = after_tiles - before_tiles
     if not played <= rack:
         extra = played - (played & rack)
@@ -473,7 +473,7 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
                       f"({rack or 'empty'})")
     if not played:
         raise illegal(Reason.NO_RACK_TILE, "a play must put at least one tile from the rack on the table; "
-                      "rearranging the table alone is not a play (RULES.md §5)")
+                      "rearranging the table alone is not a play (docs/rules.md §5)")
     if not opened and rules.opening_threshold > 0:
         _check_opening(before, after, played, rules)
     elif rules.joker_retrieval != "free":
@@ -500,7 +500,7 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
         if changed:
             raise illegal(Reason.OPENING_TOUCHES_TABLE,
                           f"before opening, a player may not use, move or add to table tiles; "
-                          f"{' | '.join(map(str, changed))} changed (RULES.md §6)")
+                          f"{' | '.join(map(str, changed))} changed (docs/rules.md §6)")
         if played.jokers and not rules.joker_in_opening:
             raise illegal(Reason.JOKER_IN_OPENING, "jokers may not be used in the opening under these rules "
                           "(joker_in_opening=False)")
@@ -509,7 +509,7 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
         if total < threshold:
             raise illegal(Reason.OPENING_TOO_LOW,
                           f"the opening {' | '.join(map(str, new))} is worth {total}, "
-                          f"{threshold - total} short of {threshold} (RULES.md §6)")
+                          f"{threshold - total} short of {threshold} (docs/rules.md §6)")
         return
     own = played if rules.joker_in_opening else played - TileSet([JOKER] * played.jokers)
     total = opening_value(own, rules, threshold)
@@ -517,11 +517,11 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
         note = "" if rules.joker_in_opening or not played.jokers else " (jokers do not count)"
         raise illegal(Reason.OPENING_TOO_LOW,
                       f"the played tiles {played} make sets of their own worth {total} at most{note}, "
-                      f"{threshold - total} short of {threshold} (RULES.md §6)")
+                      f"{threshold - total} short of {threshold} (docs/rules.md §6)")
     if rules.joker_retrieval != "free":
         table_jokers = [c for _, c in before._joker_slots()]
         after_jokers = [c for _, c in after._joker_slots()]
         if table_jokers and not _jokers_stay(table_jokers, after_jokers):
             raise illegal(Reason.JOKER_RETRIEVED_BEFORE_OPENING,
                           "a table joker left its place on the opening turn; only a player who had opened "
-                          "before this turn may retrieve a joker (RULES.md §8)")
+                          "before this turn may retrieve a joker (docs/rules.md §8)")

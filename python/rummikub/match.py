@@ -1,4 +1,4 @@
-"""Rounds and matches (RULES.md §11): a round is as many games as players; a match is one or more rounds.
+"""Rounds and matches (docs/rules.md §11): a round is as many games as players; a match is one or more rounds.
 
 The match winner follows ``rules.match_winner``: ``game_wins`` (most game wins, shared wins counting as exact
 fractions, ties broken by the higher point total) or ``points`` (the highest total score). Players still tied

@@ -1,4 +1,4 @@
-"""Rule sets: the tile-set parameters and every rule variant, with the presets of RULES.md.
+"""Rule sets: the tile-set parameters and every rule variant, with the presets of docs/rules.md.
 
 A :class:`RuleSet` is a frozen dataclass; ``RuleSet.preset(name)`` gives a preset and
 ``.replace(**changes)`` overrides any variant on top of it.
@@ -18,7 +18,7 @@ preset                    tiles joker in extend after joker retrieval   turn    
 ``standard`` is ``pressman-2015`` under another name (the default ``RuleSet()``). ``large`` also allows 2-6
 players (``max_players=6``), ``copies=3`` and ``jokers=4``.
 
-The variants (fields), with their defaults (RULES.md section in brackets):
+The variants (fields), with their defaults (docs/rules.md section in brackets):
 
 ================================= ============= ==========================================================
 field                             default       meaning
@@ -202,4 +202,4 @@ PRESETS: dict[str, RuleSet] = {
                                joker_retrieval="replace_from_rack", match_winner="points"),
     "large": _STANDARD.replace(name="large", copies=3, jokers=4, max_players=6),
 }
-"""The presets of RULES.md §12 by name, plus ``standard`` (the untimed 106-tile game)."""
+"""The presets of docs/rules.md §12 by name, plus ``standard`` (the untimed 106-tile game)."""

@@ -1,4 +1,4 @@
-"""Scoring a finished game (RULES.md §10), with exact fractions for shared wins.
+"""Scoring a finished game (docs/rules.md §10), with exact fractions for shared wins.
 
 >>> from rummikub import RuleSet, TileSet
 >>> racks = [TileSet(), TileSet.parse("K7 B4"), TileSet.parse("J"), TileSet.parse("R8 R2 O1")]
@@ -85,7 +85,7 @@ def rack_value(rack: TileSet | Iterable[TileLike], rules: RuleSet | None = None)
 
 def score_game(racks: Sequence[TileSet | Iterable[TileLike]], winner: int | None,
                rules: RuleSet | None = None) -> tuple[Fraction, ...]:
-    """Each player's score for a finished game (RULES.md §10); the scores sum to zero.
+    """Each player's score for a finished game (docs/rules.md §10); the scores sum to zero.
 
     ``winner`` is the player who went out (their rack must be empty), or None when the pool ran out: then the
     lowest rack total wins, every other player loses (own total - lowest) and the winners share the gain

@@ -41,7 +41,7 @@ namespace rummikub {
 enum class Objective : uint8_t { Tiles = 0, Value = 1, Penalty = 2 };
 enum class JokerPolicy : uint8_t { Free = 0, Replace = 1, ReplaceFromRack = 2 };
 
-// The rules the search needs: tile parameters plus the turn variants of RULES.md §6 and §8.
+// The rules the search needs: tile parameters plus the turn variants of docs/rules.md §6 and §8.
 struct SearchRules {
   Params p;
   int opening_threshold = 30;
