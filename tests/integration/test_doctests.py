@@ -24,7 +24,7 @@ def test_doctests(name: str) -> None:
 
 
 def test_readme_examples() -> None:
-    readme = Path(__file__).resolve().parent.parent / "README.md"
+    readme = Path(__file__).resolve().parents[2] / "README.md"
     if not readme.is_file():
         pytest.skip("README.md is not beside tests/ (the suite runs outside a source checkout)")
     result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)

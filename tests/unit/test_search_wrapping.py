@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 import pytest
-from positions import class_positions, position_stream
+from tests.helpers.positions import class_positions, position_stream
 
 from rummikub import Colour, Meld, RuleSet, Table, TileSet, _core
 from rummikub import meld as meld_module
