@@ -18,6 +18,7 @@ except ImportError as exc:  # pragma: no cover - only on a broken install
         "`pip install .` from a source checkout, or install a wheel for this platform"
     ) from exc
 
+from ._version import __version__ as __version__
 from ._errors import (
     IllegalMoveError,
     InvalidMeldError,
@@ -38,7 +39,6 @@ from .search import LegalPlays, Play, SearchStats, arrange, plays, solve, solve_
 from .rules import PRESETS, RuleSet
 from .tiles import JOKER, Colour, Tile, TileSet
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Colour",
