@@ -36,7 +36,7 @@ from .legality import Reason, check_turn
 from .match import Match
 from .scoring import Outcome, Termination, score_game
 from .search import LegalPlays, Play, SearchStats, arrange, plays, solve, solve_batch
-from .rules import PRESETS, RuleSet
+from .rules import DEFAULT_PRESET, PRESETS, RuleSet
 from .tiles import JOKER, Colour, Tile, TileSet
 
 
@@ -67,6 +67,7 @@ __all__ = [
     "JOKER",
     "Meld",
     "MeldKind",
+    "DEFAULT_PRESET",
     "PRESETS",
     "RuleSet",
     "RummikubError",

@@ -11,8 +11,9 @@ import pytest
 
 import rummikub
 
-MODULES = sorted(
-    ["rummikub"] + [f"rummikub.{m.name}" for m in pkgutil.iter_modules(rummikub.__path__) if m.name != "__main__"]
+MODULES = sorted(  # every module of every subpackage, but not __main__ (running it is the command line)
+    ["rummikub"] + [m.name for m in pkgutil.walk_packages(rummikub.__path__, "rummikub.")
+                    if m.name.rpartition(".")[2] != "__main__"]
 )
 
 
