@@ -14,8 +14,8 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from positions import class_positions, make_position  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root: tests.helpers
+from tests.helpers.positions import class_positions, make_position  # noqa: E402
 
 from rummikub import RuleSet  # noqa: E402
 from rummikub.search import solve  # noqa: E402

@@ -1,6 +1,6 @@
 """Benchmarks of the exact search (issue 3), against rummikub-solver on the same positions in the same run.
 
-Positions are reproducible from seeds (tests/positions.py): tables built from random valid sets (every third
+Positions are reproducible from seeds (tests/helpers/positions.py): tables built from random valid sets (every third
 with a joker) and racks of 14 from the remaining tiles, in classes small (20-29 table tiles), medium
 (30-39), large (40-50) and openings (empty table, not opened); plus the 160-tile set with 4 jokers, arrange
 of 50-tile tables and plays() on medium tables.
@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from positions import Position, class_positions, make_position  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root: tests.helpers
+from tests.helpers.positions import Position, class_positions, make_position  # noqa: E402
 
 import peer as peer_mod  # noqa: E402
 

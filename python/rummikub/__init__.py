@@ -18,6 +18,7 @@ except ImportError as exc:  # pragma: no cover - only on a broken install
         "`pip install .` from a source checkout, or install a wheel for this platform"
     ) from exc
 
+from ._version import __version__ as __version__
 from ._errors import (
     IllegalMoveError,
     InvalidMeldError,
@@ -35,10 +36,9 @@ from .legality import Reason, check_turn
 from .match import Match
 from .scoring import Outcome, Termination, score_game
 from .search import LegalPlays, Play, SearchStats, arrange, plays, solve, solve_batch
-from .rules import PRESETS, RuleSet
+from .rules import DEFAULT_PRESET, PRESETS, RuleSet
 from .tiles import JOKER, Colour, Tile, TileSet
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Colour",
@@ -67,6 +67,7 @@ __all__ = [
     "JOKER",
     "Meld",
     "MeldKind",
+    "DEFAULT_PRESET",
     "PRESETS",
     "RuleSet",
     "RummikubError",

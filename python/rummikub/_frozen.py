@@ -10,7 +10,7 @@ _F = TypeVar("_F")
 def frozen(cls: type[_F], **fields: Any) -> _F:
     """An instance of the frozen dataclass ``cls`` holding ``fields`` (every field, by name), made without the
     generated ``__init__`` and its ``object.__setattr__`` per field: a search result and a player's view are
-    made every turn. ``cls`` must not define ``__post_init__`` or use ``slots`` (tests/test_fast_paths.py
+    made every turn. ``cls`` must not define ``__post_init__`` or use ``slots`` (tests/integration/test_fast_paths.py
     checks that such instances equal properly constructed ones).
 
     >>> from dataclasses import dataclass

@@ -32,7 +32,8 @@ from typing import Any, TextIO
 from ._errors import IllegalMoveError, RummikubError, SearchLimitError
 from .bots import BotLike, fallback, get_bot
 from .game import Game
-from .rules import PRESETS, RuleSet
+from .cli import add_rules_options, plural, rules_from_args
+from .rules import DEFAULT_PRESET, RuleSet
 
 __all__ = ["GameResult", "ArenaResult", "play_game", "run_arena", "wilson_interval", "elo_ratings",
            "elo_from_score", "add_arena_parser", "arena_main", "derive_seed"]
@@ -90,7 +91,8 @@ def lineup(players: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(players[(s - index) % n] for s in range(n))
 
 
-def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str | RuleSet = "classic") -> GameResult:
+def play_game(players: Sequence[str], index: int = 0, seed: int = 0,
+              preset: str | RuleSet = DEFAULT_PRESET) -> GameResult:
     """Plays game ``index`` of a tournament seeded ``seed`` between ``players`` (bot names, the line-up before
     rotation) and returns its result. Bots see only their own :class:`~rummikub.game.PlayerView`.
 
@@ -297,7 +299,7 @@ class ArenaResult:
         """The results as a text table."""
         s = self.summary()
         n = len(self.players)
-        lines = [f"{s['games']} games, {n} players, preset {s['preset']}, seed {s['seed']}: "
+        lines = [f"{plural(s['games'], 'game')}, {n} players, preset {s['preset']}, seed {s['seed']}: "
                  f"mean game {s['mean_turns']:.1f} turns, {s['timing']['games_per_second']:.1f} games/s "
                  f"({s['timing']['jobs']} job{'s' if s['timing']['jobs'] != 1 else ''})",
                  "",
@@ -325,22 +327,20 @@ def _chunks(games: int, size: int) -> Iterator[list[int]]:
         yield list(range(start, min(games, start + size)))
 
 
-def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str = "classic", jobs: int = 1,
-              progress: bool = False, stream: TextIO | None = None) -> ArenaResult:
+def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str | RuleSet = DEFAULT_PRESET,
+              jobs: int = 1, progress: bool = False, stream: TextIO | None = None) -> ArenaResult:
     """Plays ``games`` games between ``players`` (bot names; the same name may sit twice) in ``jobs`` worker
-    processes (1: in this process) and returns the results in game order. ``progress`` shows a bar on
-    ``stream`` (stderr by default).
+    processes (1: in this process) and returns the results in game order. ``preset`` is a preset's name or a
+    :class:`RuleSet`. ``progress`` shows a bar on ``stream`` (stderr by default).
 
     >>> r = run_arena(["medium", "easy"], games=2, seed=3, preset="digital")
     >>> [g.seats for g in r.results]
     [('medium', 'easy'), ('easy', 'medium')]
     """
     players = tuple(players)
-    if preset not in PRESETS:
-        raise RummikubError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-    rules = RuleSet.preset(preset)
+    rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
     if not rules.min_players <= len(players) <= rules.max_players:
-        raise RummikubError(f"{len(players)} players ({', '.join(players)}): preset {preset!r} allows "
+        raise RummikubError(f"{plural(len(players), 'player')} ({', '.join(players)}): rules {rules.name!r} allow "
                             f"{rules.min_players}..{rules.max_players}")
     for name in dict.fromkeys(players):
         get_bot(name, 0)  # fail early on an unknown bot
@@ -356,19 +356,19 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
     try:
         if jobs == 1:
             for i in range(games):
-                results.append(play_game(players, i, seed, preset))
+                results.append(play_game(players, i, seed, rules))
                 bar.update(1)
         else:
             size = max(1, min(len(players) * 4, games // (jobs * 8) or 1))
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                tasks = ((players, chunk, seed, preset) for chunk in _chunks(games, size))
+                tasks = ((players, chunk, seed, rules) for chunk in _chunks(games, size))
                 for chunk_results in pool.map(_play_chunk, tasks):
                     results.extend(chunk_results)
                     bar.update(len(chunk_results))
     finally:
         bar.close()
     results.sort(key=lambda r: r.index)
-    return ArenaResult(players, preset, seed, results, time.perf_counter() - start, jobs)
+    return ArenaResult(players, rules.name, seed, results, time.perf_counter() - start, jobs)
 
 
 class _NoBar:
@@ -405,7 +405,7 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--preset", default="classic", help=f"rule preset: {', '.join(PRESETS)} (default classic)")
+    add_rules_options(p)
     p.add_argument("--json", metavar="PATH", help="also write the summary and every game's result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=arena_main)
@@ -415,7 +415,7 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
 def arena_main(args: argparse.Namespace) -> int:
     """Runs ``rummikub arena`` from parsed arguments; returns the exit status."""
     players = [s.strip() for s in str(args.players).split(",") if s.strip()]
-    result = run_arena(players, args.games, args.seed, preset=args.preset, jobs=args.jobs,
+    result = run_arena(players, args.games, args.seed, preset=rules_from_args(args), jobs=args.jobs,
                        progress=not args.quiet)
     print(result.table())
     if args.json:

@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from . import _core
+from . import _core, _memo
 from ._errors import IllegalMoveError
 from .meld import Meld, Table
 from .rules import RuleSet
@@ -113,7 +113,8 @@ def check_meld(meld: Meld, rules: RuleSet) -> str | None:
 
 
 _ParamsKey = tuple[int, int, int, int, int]
-_VALID_MELDS: dict[_ParamsKey, set[tuple[int, ...]]] = {}
+_VALID_MELDS: dict[_ParamsKey, set[tuple[int, ...]]] = _memo.register(  # sized by its largest rule set
+    "legality.valid_melds", {}, size=lambda: max(map(len, _VALID_MELDS.values()), default=0))
 _MAX_VALID_MELDS = 1 << 14
 
 

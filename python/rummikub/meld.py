@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
 from typing import Any, Union, overload
 
-from . import _core
+from . import _core, _memo
 from ._errors import InvalidMeldError, InvalidNotationError, RummikubError
 from .rules import RuleSet
 from .tiles import (
@@ -320,10 +320,10 @@ class _MeldInfo:
             self.text = " ".join(map(str, self.tiles))
 
 
-_INFOS: dict[tuple[int, ...], _MeldInfo] = {}
-_WRAPPED: dict[tuple[int, ...], Meld] = {}  # Meld._wrap's melds by key (immutable, so shared)
+_INFOS: dict[tuple[int, ...], _MeldInfo] = _memo.register("meld.infos", {})
+_WRAPPED: dict[tuple[int, ...], Meld] = _memo.register("meld.wrapped", {})  # Meld._wrap's melds by key (shared)
 _MAX_INFOS = 1 << 14  # distinct melds remembered (a few thousand exist under the standard rules)
-_BY_CODE: dict[int, Meld] = {}  # the same shared melds by the int code the search results carry
+_BY_CODE: dict[int, Meld] = _memo.register("meld.by_code", {})  # the same melds by the search's int codes
 _of_code = _BY_CODE.__getitem__
 
 

@@ -17,10 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, Union
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Literal, Union
 
 from . import _core
 from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
@@ -28,6 +25,9 @@ from .meld import Table, _melds_of_codes, _table_codes
 from .rules import RuleSet
 from .tiles import TileSet
 
+if TYPE_CHECKING:  # numpy is imported by solve_batch, so that `import rummikub` does not load it
+    import numpy as np
+    import numpy.typing as npt
 __all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "DEFAULT_SOLVE_LIMIT", "arrange",
            "solve", "plays", "solve_batch"]
 
@@ -350,6 +350,8 @@ def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet |
     >>> bool(out["found"][0]), int(out["tiles"][0])
     (True, 1)
     """
+    import numpy as np
+
     r = _rules(rules)
     t = np.atleast_2d(np.asarray(tables))
     k = np.atleast_2d(np.asarray(racks))

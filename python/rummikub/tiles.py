@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Union
-
-import numpy as np
-import numpy.typing as npt
 
 from . import _core
 from ._errors import InvalidNotationError, InvalidTileError, RummikubError, TileCountError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy is imported where it is used, so that `import rummikub` does not load it
+    import numpy as np
+    import numpy.typing as npt
+
     from .rules import RuleSet
 
 __all__ = ["Colour", "Tile", "TileSet", "JOKER"]
@@ -60,7 +61,10 @@ _MAX_JOKER_VALUE = 1_000_000
 
 def _is_int(x: object) -> bool:
     """True for an int or a numpy integer, False for bool, float, str and everything else."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+    if isinstance(x, int):
+        return not isinstance(x, bool)
+    numpy = sys.modules.get("numpy")  # not imported: x cannot be a numpy integer
+    return numpy is not None and isinstance(x, numpy.integer)
 
 
 class Tile:
@@ -355,6 +359,8 @@ class TileSet:
         >>> TileSet.from_counts(TileSet.parse("R2 R2 J").to_counts())
         TileSet.parse('R2 R2 J')
         """
+        import numpy as np
+
         try:
             arr = np.asarray(counts)
         except (TypeError, ValueError) as exc:  # ragged nested lists

@@ -7,7 +7,7 @@ independent implementations of the rules are cross-checked on every turn).
 
 The number of games is ``RUMMIKUB_RANDOM_GAMES`` (default: a quick sample); the ``slow`` test plays 10,000.
 Golden transcripts (a few seeded games per preset) live in tests/data/golden/ and are replayed here;
-regenerate them with ``python tests/test_random_games.py --golden``.
+regenerate them with ``PYTHONPATH=python python -m tests.integration.test_random_games --golden``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from rummikub import (
 from rummikub.game import table_to_text
 from rummikub.legality import check_meld
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
 
 _search_plays: Any = None
@@ -357,7 +357,7 @@ def write_golden() -> None:
 def test_golden_transcripts(preset: str, players: int, seed: int, rate: float | None) -> None:
     path = _golden_path(preset, players, seed, rate)
     if not path.exists():
-        pytest.skip(f"{path.name} missing: run python tests/test_random_games.py --golden")
+        pytest.skip(f"{path.name} missing: run PYTHONPATH=python python -m tests.integration.test_random_games --golden")
     data = json.loads(path.read_text())
     game = Game.from_record(data["record"])
     assert _final_state(game) == data["final"]

@@ -1,4 +1,4 @@
-"""Cross-checks of the exact search against the independent MILP oracle (tests/oracle.py).
+"""Cross-checks of the exact search against the independent MILP oracle (tests/helpers/oracle.py).
 
 The fast tests run in CI; ``-m slow`` runs the full cross-check of issue 3 (>= 5,000 positions). Every play
 the search returns is re-checked twice: by the oracle's own re-checker (which also computes the play's key)
@@ -16,8 +16,8 @@ import pytest
 
 pytest.importorskip("scipy.optimize")
 
-import oracle as O  # noqa: E402
-from positions import ODD_RULES, Position, joker_stream, make_position, position_stream  # noqa: E402
+from tests.helpers import oracle as O  # noqa: E402
+from tests.helpers.positions import ODD_RULES, Position, joker_stream, make_position, position_stream  # noqa: E402
 
 from rummikub import RuleSet, Table, TileSet  # noqa: E402
 from rummikub.legality import check_turn  # noqa: E402

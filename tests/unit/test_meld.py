@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from conftest import LARGE, STANDARD
+from tests.helpers.strategies import LARGE, STANDARD
 from hypothesis import given
 from hypothesis import strategies as st
 

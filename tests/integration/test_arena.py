@@ -168,4 +168,4 @@ def test_rummikub_command_has_arena(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["arena", "--players", "easy,medium", "--games", "2", "--preset", "sabra", "--quiet"]) == 0
     assert "easy vs medium" in capsys.readouterr().out
     assert cli_main(["arena", "--players", "easy", "--games", "2"]) == 1
-    assert "1 players" in capsys.readouterr().err
+    assert "1 player (easy)" in capsys.readouterr().err

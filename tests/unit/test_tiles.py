@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import ALL_CODES, LARGE, MAX_COUNT, STANDARD, WIDE, counters, tiles_of, tileset_of
+from tests.helpers.strategies import ALL_CODES, LARGE, MAX_COUNT, STANDARD, WIDE, counters, tiles_of, tileset_of
 from hypothesis import assume, given
 from hypothesis import strategies as st
 

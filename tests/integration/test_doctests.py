@@ -11,8 +11,9 @@ import pytest
 
 import rummikub
 
-MODULES = sorted(
-    ["rummikub"] + [f"rummikub.{m.name}" for m in pkgutil.iter_modules(rummikub.__path__) if m.name != "__main__"]
+MODULES = sorted(  # every module of every subpackage, but not __main__ (running it is the command line)
+    ["rummikub"] + [m.name for m in pkgutil.walk_packages(rummikub.__path__, "rummikub.")
+                    if m.name.rpartition(".")[2] != "__main__"]
 )
 
 
@@ -24,7 +25,7 @@ def test_doctests(name: str) -> None:
 
 
 def test_readme_examples() -> None:
-    readme = Path(__file__).resolve().parent.parent / "README.md"
+    readme = Path(__file__).resolve().parents[2] / "README.md"
     if not readme.is_file():
         pytest.skip("README.md is not beside tests/ (the suite runs outside a source checkout)")
     result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)

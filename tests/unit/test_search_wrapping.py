@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from itertools import combinations
 
 import pytest
-from positions import class_positions, position_stream
+from tests.helpers.positions import class_positions, position_stream
 
-from rummikub import Colour, Meld, RuleSet, Table, TileSet, _core
+from rummikub import Colour, Meld, RuleSet, Table, TileSet, _core, _memo
 from rummikub import meld as meld_module
 from rummikub.meld import _melds_of_codes, _table_codes
 from rummikub.search import Play, SearchStats, arrange, plays, solve
@@ -23,8 +23,7 @@ WIDE = RuleSet(name="wide", numbers=16)  # the engine's whole code space: number
 
 
 def clear_meld_caches() -> None:
-    for cache in (meld_module._BY_CODE, meld_module._WRAPPED, meld_module._INFOS):
-        cache.clear()
+    _memo.clear("meld.")
 
 
 @pytest.fixture(autouse=True)
@@ -78,14 +77,14 @@ def test_melds_of_codes_are_the_shared_melds() -> None:
 
 def test_the_code_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(meld_module, "_MAX_INFOS", 50)
-    meld_module._BY_CODE.clear()
+    clear_meld_caches()
     melds = list(every_meld(RuleSet(), 0))[:400]
     for start in range(0, len(melds), 7):
         chunk = melds[start:start + 7]
         got = _melds_of_codes(tuple(_core.meld_code(m._m) for m in chunk))
         assert got == tuple(chunk)
-        assert len(meld_module._BY_CODE) <= 50
-    meld_module._BY_CODE.clear()
+        assert _memo.sizes()["meld.by_code"] <= 50
+    clear_meld_caches()
 
 
 def test_solve_tables_are_made_of_shared_melds_and_know_their_codes() -> None:
@@ -145,9 +144,9 @@ def test_len_and_membership_build_no_plays() -> None:
     assert n > 64 and bool(ps)
     assert TileSet() not in ps and "R1" not in ps
     assert ps.stats.states > 0
-    assert len(meld_module._BY_CODE) == 0 and len(meld_module._WRAPPED) == 0 and len(meld_module._INFOS) == 0
+    assert _memo.sizes()["meld.by_code"] == _memo.sizes()["meld.wrapped"] == _memo.sizes()["meld.infos"] == 0
     first = next(iter(ps))
-    assert len(meld_module._BY_CODE) > 0
+    assert _memo.sizes()["meld.by_code"] > 0
     assert _table_codes(p.table) == table_codes and first.tiles in ps
 
 

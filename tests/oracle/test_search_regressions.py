@@ -1,5 +1,5 @@
 """Positions where the existing Python solver (rummikub-solver on PyPI) goes wrong; the exact search must
-get each right. Every answer is also confirmed by the independent oracle (tests/oracle.py) and by
+get each right. Every answer is also confirmed by the independent oracle (tests/helpers/oracle.py) and by
 ``rummikub.legality.check_turn``, so none of the expectations below stands alone.
 """
 
@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("scipy.optimize")
 
-import oracle as O  # noqa: E402
+from tests.helpers import oracle as O  # noqa: E402
 
 from rummikub import RuleSet, Table, TileSet  # noqa: E402
 from rummikub.legality import check_turn  # noqa: E402

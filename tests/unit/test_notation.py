@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import LARGE, STANDARD, tiles_of
+from tests.helpers.strategies import LARGE, STANDARD, tiles_of
 from hypothesis import given
 from hypothesis import strategies as st
 

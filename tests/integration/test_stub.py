@@ -15,7 +15,7 @@ import pytest
 import rummikub
 from rummikub import _core
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "python" / "rummikub" / "_core.pyi"
 SCRIPT = ROOT / "tools" / "gen-stub.sh"
 

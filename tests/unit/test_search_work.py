@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 import pytest
-from positions import Position, class_positions, make_position
+from tests.helpers.positions import Position, class_positions, make_position
 
 from rummikub import RuleSet, _core
 from rummikub.search import plays, solve

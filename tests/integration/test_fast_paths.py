@@ -12,7 +12,7 @@ import pytest
 import rummikub.game as game_module
 import rummikub.legality as legality
 import rummikub.meld as meld_module
-from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountError, TileSet
+from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountError, TileSet, _memo
 from rummikub.bots import get_bot
 from rummikub.game import PlayerView
 from rummikub.legality import check_turn
@@ -76,18 +76,18 @@ def test_derived_meld_data_caches_stay_bounded(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(meld_module, "_MAX_INFOS", 4)
     monkeypatch.setattr(legality, "_MAX_VALID_MELDS", 4)
     monkeypatch.setattr(game_module, "_MAX_MELD_TEXTS", 4)
-    legality._VALID_MELDS.clear()
-    caches = (meld_module._INFOS, meld_module._WRAPPED, legality._valid_melds(RuleSet()), game_module._MELD_TEXTS)
-    for cache in caches:  # start empty (other tests filled them), so that these melds are new to each
-        cache.clear()
+    _memo.clear()  # start empty (other tests filled them), so that these melds are new to each
+    game_module._MELD_TEXTS.clear()
+    assert _memo.sizes()["meld.infos"] == _memo.sizes()["legality.valid_melds"] == 0
     melds = [Meld.run(colour, start, 3, jokers=[1] if start == 1 else []) for colour in range(4) for start in range(1, 4)]
     table = Table(melds)
     assert game_module.table_to_text(table).split(" | ")[:2] == ["K1 J K3", "K2 K3 K4"]
     with pytest.raises(IllegalMoveError) as exc:  # every meld is checked (and remembered) first
         check_turn(Table(), TileSet(), table, rules=RuleSet(), opened=True)
     assert exc.value.reason == "not_in_rack"
-    for cache in caches:
-        assert 0 < len(cache) <= 4
+    for name in ("meld.infos", "meld.wrapped", "legality.valid_melds"):
+        assert 0 < _memo.sizes()[name] <= 4, name
+    assert 0 < len(game_module._MELD_TEXTS) <= 4
     # the melds made before the caches were cleared still know everything about themselves
     assert [str(m) for m in melds[:3]] == ["K1 J K3", "K2 K3 K4", "K3 K4 K5"]
     assert str(melds[9].stands_for[0]) == "R2" and melds[10].stands_for == ()

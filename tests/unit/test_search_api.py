@@ -7,8 +7,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from rummikub import RuleSet, RummikubError, Table, TileSet
-from rummikub._errors import InvalidNotationError, TileCountError
+from rummikub import InvalidNotationError, RuleSet, RummikubError, Table, TileCountError, TileSet
 from rummikub.search import arrange, plays, solve
 
 R1 = TileSet.parse("R1")

@@ -3,7 +3,7 @@
 A position is a table built from random valid sets (some holding jokers) and a rack drawn from the
 tiles left over, under some rule set. The same arguments always give the same position.
 
->>> from positions import make_position
+>>> from tests.helpers.positions import make_position
 >>> from rummikub import RuleSet
 >>> p = make_position(7, RuleSet(), table_tiles=(20, 29), rack_size=14, table_jokers=1)
 >>> 20 <= len(p.table.tiles()) <= 29 and len(p.rack) == 14 and p.table.tiles().jokers == 1

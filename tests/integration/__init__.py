@@ -1,0 +1,1 @@
+"""Tests across modules: the CLI, whole games, the arena, bots, random games, doctests, the stub."""

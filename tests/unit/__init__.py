@@ -1,0 +1,1 @@
+"""Tests of one module each, without I/O."""
