@@ -79,6 +79,8 @@ def table_to_text(table: Table) -> str:
 def _ordered_meld_text(meld: Meld, tiles: Sequence[Tile]) -> str:
     """``tiles`` (the meld's tiles in a player's order) as text that reads back to ``meld``; the meld's own
     text when that order would read as another meld (a joker in another slot)."""
+    if tuple(tiles) == meld.tiles:
+        return _meld_text(meld)
     text = " ".join(map(str, tiles))
     try:
         if Meld.parse(text)._key == meld._key:
@@ -111,8 +113,8 @@ def table_from_text(text: str, rules: RuleSet | None = None) -> Table:
     return _read_table(text, rules)[0]
 
 
-def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout]:
-    """The table and each set's tiles in the order written."""
+def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout | None]:
+    """The table and each set's tiles in the order written (None: every set in its meld's own order)."""
     if not isinstance(text, str):
         raise InvalidNotationError(f"a table must be given as a string, got {type(text).__name__} {_short(text)}")
     if not text.strip():
@@ -141,6 +143,8 @@ def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout]:
     table = Table(melds)
     if rules is not None:
         table.tiles().check(rules, what=f"table {_short(text)}")
+    if all(m.tiles == tiles for m, tiles in zip(melds, layout)):
+        return table, None
     return table, tuple(layout)
 
 
@@ -207,7 +211,7 @@ class Action:
         d = self.__dict__
         d["_kind"] = k
         d["table"] = table
-        if lay is not None and any(tuple(m.tiles) != t for m, t in zip(table or (), lay)):
+        if lay is not None and any(m.tiles != t for m, t in zip(table or (), lay)):
             d["_layout"] = lay  # kept only when it differs from the melds' own order
 
     @classmethod

@@ -428,9 +428,10 @@ class Draft:
         seq = _tiles_in_order(tiles, self._rules) if isinstance(tiles, str) else tuple(_as_tile(t) for t in tiles)
         if not seq:
             raise _edit_error("a new set needs at least one tile")
-        need = TileSet(seq)
-        if need - self.rack:
-            raise _edit_error(f"{need - (need & self.rack)} not on the rack (left: {self.rack or 'nothing'})")
+        need, rack = TileSet(seq), self.rack
+        missing = need - (need & rack)
+        if missing:
+            raise _edit_error(f"{missing} not on the rack (left: {rack or 'nothing'})")
         at = self._insert_at(sets, before)
         set_id = self._fresh()
         sets.insert(at, [set_id, [(t, True) for t in seq]])

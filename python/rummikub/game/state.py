@@ -31,7 +31,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._errors import InvalidNotationError, InvalidRecordError, RummikubError
+from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError
 from ..action import Action, ActionKind, Layout, layout_text
 from ..legality import Reason, check_turn, illegal
 from ..meld import Table
@@ -359,7 +359,10 @@ class Game:
         A refused action raises :class:`IllegalMoveError` naming the rule (``reason``), and after the turn's
         deadline :class:`TurnTimeoutError`; either way the game is unchanged."""
         if isinstance(action, str):
-            action = Action.parse(action, self.rules)
+            try:
+                action = Action.parse(action, self.rules)
+            except InvalidMeldError as exc:  # the text reads, but a set is not a group or run
+                raise illegal(Reason.INVALID_SET, f"proposed table: {exc}") from None
         elif not isinstance(action, Action):
             raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
                                        f"{action!r}"[:200])
@@ -413,8 +416,11 @@ class Game:
     def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None) -> TileSet:
         p = self._current
         played = check_turn(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
-        if layout is None and self._layout is not None:
-            layout = _keep_order(self._table, self._layout, table)
+        if layout is None:
+            if self._layout is not None:
+                layout = _keep_order(self._table, self._layout, table)
+        elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
+            layout = None
         self._racks[p] = self._racks[p] - played
         self._table = table
         self._layout = layout
