@@ -30,8 +30,8 @@ from ._errors import (
     TileCountError,
 )
 from .meld import Meld, MeldKind, Table
-from .draft import Draft
-from .game import Game, PlayerView, TurnTimeoutError
+from .action import Action, ActionKind
+from .game import Draft, Game, LegalActions, PlayerView, TurnTimeoutError
 from .legality import Reason, check_turn
 from .match import Match
 from .scoring import Outcome, Termination, score_game
@@ -41,7 +41,11 @@ from .tiles import JOKER, Colour, Tile, TileSet
 
 
 __all__ = [
+    "Action",
+    "ActionKind",
     "Colour",
+    "DEFAULT_PRESET",
+    "LegalActions",
     "Draft",
     "Game",
     "Match",
