@@ -34,7 +34,7 @@ Layout = tuple[tuple[Tile, ...], ...]
 
 
 class ActionKind(str, enum.Enum):
-    """The three kinds of turn (RULES.md §5)."""
+    """The three kinds of turn (docs/rules.md §5)."""
 
     PLAY = "play"
     DRAW = "draw"

@@ -1,4 +1,4 @@
-"""The turn clock as part of the game's state (RULES.md §9).
+"""The turn clock as part of the game's state (docs/rules.md §9).
 
 A timed game (``rules.turn_seconds``) stores the current turn's **absolute** deadline, in the seconds of its
 clock: any callable returning absolute seconds (``time.time`` by default), so records carry deadlines that

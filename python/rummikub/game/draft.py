@@ -1,4 +1,4 @@
-"""The current player's draft of the table, for user interfaces (RULES.md §5).
+"""The current player's draft of the table, for user interfaces (docs/rules.md §5).
 
 The draft may be invalid while editing; :meth:`Draft.problems` says what is wrong per set, with reasons a UI
 can show, and :meth:`Game.commit <rummikub.Game.commit>` validates it completely. Every edit is undoable;
@@ -206,7 +206,7 @@ class Draft:
         >>> [(p["set"], p["code"]) for p in d.problems()]
         [('s2', 'loose_tile')]
         >>> d.take_back("R1"); d.problems()[0]["message"]
-        'the opening K9 B9 O9 is worth 27, 3 short of 30 (RULES.md §6)'
+        'the opening K9 B9 O9 is worth 27, 3 short of 30 (docs/rules.md §6)'
         """
         if self.ended:
             return [{"set": None, "code": STALE_DRAFT,
@@ -235,7 +235,7 @@ class Draft:
     @property
     def opening_points(self) -> int | None:
         """Before the player opened: the points of the valid sets made only of rack tiles (what counts toward
-        the opening, RULES.md §6); None once opened."""
+        the opening, docs/rules.md §6); None once opened."""
         if self._opened:
             return None
         total = 0

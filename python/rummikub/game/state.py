@@ -1,4 +1,4 @@
-"""A complete game of Rummikub as RULES.md describes it, shaped like an OpenSpiel state: the player to move,
+"""A complete game of Rummikub as docs/rules.md describes it, shaped like an OpenSpiel state: the player to move,
 the legal actions, ``apply``, terminal and returns, an observation per player, serialisation and ``copy``.
 
 >>> from rummikub import Action, Game
@@ -104,7 +104,7 @@ class Game:
     def new(cls, players: int = 4, preset: str = DEFAULT_PRESET, seed: int | None = None, *,
             rules: RuleSet | None = None, clock: Clock | None = None, first_player: int | None = None,
             **overrides: Any) -> Game:
-        """A new seeded game: shuffle, draw for first player (RULES.md §4; ``first_player`` skips the draw),
+        """A new seeded game: shuffle, draw for first player (docs/rules.md §4; ``first_player`` skips the draw),
         deal. ``rules`` (default: the preset, ``"standard"`` unless named) takes ``overrides`` of any variant.
 
         >>> g = Game.new(players=2, preset="classic", seed=1, turn_seconds=None)
@@ -544,7 +544,7 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
 
 
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
-    """RULES.md §4: each player draws a tile; the highest number starts; a joker redraws, and players tied for
+    """docs/rules.md §4: each player draws a tile; the highest number starts; a joker redraws, and players tied for
     the highest redraw among themselves. Returns the first player and every round of draws."""
     pile = list(full)
     rng.shuffle(pile)

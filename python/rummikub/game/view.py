@@ -45,10 +45,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from .._errors import InvalidNotationError, RummikubError
 from ..action import _read_table
@@ -56,6 +53,9 @@ from ..meld import Table
 from ..rules import RuleSet
 from ..scoring import Outcome
 from ..tiles import TileSet
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["PlayerView", "OBSERVATION_VERSION", "public_event", "freeze_event", "thaw_event"]
 
@@ -262,6 +262,8 @@ class PlayerView:
         >>> int(a["rack"].sum() + a["table"].sum() + a["unseen"].sum()), a["rack_sizes"].tolist()
         (106, [14, 14, 14])
         """
+        import numpy as np  # imported here: `import rummikub` does not load numpy
+
         empty = np.zeros(65, dtype=np.uint8)
         return {
             "rack": empty if self.rack is None else self.rack.to_counts(),
