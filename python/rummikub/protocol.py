@@ -309,11 +309,11 @@ class Engine:
         if handler is None:
             return _error(rid, "unknown_type", f"request {rid!r}: unknown type {_short(kind)}; expected one of "
                                                f"{', '.join(_REQUEST_TYPES)}")
-        if self.validate:
-            problem = _schema_problem(request, str(kind))
-            if problem is not None:
-                return _error(rid, "bad_request", f"{kind} request {rid!r}: {problem}")
         try:
+            if self.validate:
+                problem = _schema_problem(request, str(kind))
+                if problem is not None:
+                    return _error(rid, "bad_request", f"{kind} request {rid!r}: {problem}")
             answer = handler(self, request)
         except ProtocolError as exc:
             return _error(rid, exc.code, f"{kind} request {rid!r}: {exc}")
@@ -625,7 +625,7 @@ class EngineProcess:
         self._reader.start()
         try:
             self.hello = self._hello(hello_seconds)
-        except ExternalPlayerError:
+        except BaseException:  # a failed handshake, or Ctrl-C while waiting for it: never leave it running
             self.close(grace=0.2)
             raise
 
