@@ -563,14 +563,16 @@ def _action_json(action: Any) -> dict[str, Any]:
     return {"kind": "play", "table": str(action)}
 
 
-def serve(argv_stdin: IO[bytes] | None = None, argv_stdout: IO[bytes] | None = None, *,
+def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, *,
           validate: bool = True) -> int:
     """Runs the engine on standard input and output (or the given binary streams); returns 0."""
-    inp = argv_stdin if argv_stdin is not None else sys.stdin.buffer
-    out = argv_stdout if argv_stdout is not None else sys.stdout.buffer
+    inp = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else sys.stdout.buffer
     try:
         return Engine(validate=validate).serve(inp, out)
     except BrokenPipeError:  # the client went away: nothing left to answer
+        if stdout is None:  # and nothing left to flush at exit either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 
@@ -737,6 +739,9 @@ class EngineProcess:
         proc = self._proc
         if proc.stdin is not None and not proc.stdin.closed:
             try:
+                if not self._dead and proc.poll() is None:
+                    self._next_id += 1
+                    proc.stdin.write(_encode({"id": self._next_id, "type": "quit"}))
                 proc.stdin.close()
             except OSError:
                 pass
