@@ -77,10 +77,10 @@ class ExternalBot:
     :class:`~rummikub.protocol.ExternalPlayerError` (``cause`` crash, timeout or malformed) when it cannot.
     :meth:`start` starts the program (again, when it is not running); :meth:`close` stops it.
 
-    >>> import sys
-    >>> bot = ExternalBot(f"{sys.executable} examples/bots/greedy.py", move_seconds=10)
+    >>> import shlex, sys
+    >>> bot = ExternalBot(shlex.join([sys.executable, "-m", "rummikub.cli", "engine"]), move_seconds=30)
     >>> bot.start(); bot.hello["engine"]
-    'greedy'
+    'rummikub'
     >>> bot.close()
     """
 

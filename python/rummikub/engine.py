@@ -33,7 +33,10 @@ def add_engine_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def engine_main(args: argparse.Namespace) -> int:
     """Runs ``rummikub engine`` from parsed arguments; returns the exit status (0 at end of input)."""
-    return serve(validate=not args.no_validate)
+    try:
+        return serve(validate=not args.no_validate)
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: stop quietly
+        return 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:

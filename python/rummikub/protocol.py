@@ -402,8 +402,8 @@ class Engine:
         seed = req.get("seed")
         try:
             view = PlayerView.from_dict(req["observation"])
-        except (RummikubError, KeyError, TypeError) as exc:
-            raise ProtocolError("bad_observation", f"observation: {exc}") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ProtocolError("bad_observation", f"observation: {type(exc).__name__}: {exc}") from None
         if view.player is None or view.rack is None:
             raise ProtocolError("bad_observation", "the observation is a spectator's; a turn needs the view of "
                                                    "the player to move")
