@@ -292,7 +292,7 @@ class Engine:
                 return _error(None, "bad_json", f"the line is not UTF-8: {exc}")
         try:
             request = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested thousands deep
             return _error(None, "bad_json", f"the line {_short(line.strip())} is not JSON: {exc}")
         return self.handle(request)
 

@@ -166,6 +166,7 @@ def test_arrange(engine: Pipe) -> None:
 
 BAD_LINES = [
     ("{not json", None, "bad_json", "not JSON"),
+    ("[" * 100_000, None, "bad_json", "not JSON"),
     ("[1, 2]", None, "bad_request", "a request is a JSON object"),
     ('{"type": "solve", "rack": "R1"}', None, "bad_request", "'id'"),
     ('{"id": true, "type": "solve", "rack": "R1"}', None, "bad_request", "'id'"),
