@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import IllegalMoveError, RummikubError, SearchLimitError
+from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError
 from .bots import BotLike, fallback, get_bot
 from .game import Game, PlayerView
 from .protocol import FORFEIT_CAUSES, EngineProcess, ExternalPlayerError
@@ -251,7 +251,7 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str
         if action is not None:
             try:
                 game.apply(action, p)
-            except IllegalMoveError:
+            except (IllegalMoveError, InvalidNotationError):  # refused or not an action: the turn is a draw
                 illegal[p] += 1
                 forfeits[p][FORFEIT_CAUSES.index("illegal")] += 1
                 action = None

@@ -34,7 +34,6 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from importlib import resources
 from typing import IO, Any, Callable
 
 from ._errors import (
@@ -73,7 +72,6 @@ MAX_PLAYS = 100_000
 """``plays`` answers at most ``limit`` plays (default :data:`DEFAULT_PLAYS`, at most :data:`MAX_PLAYS`)."""
 
 _DEFAULT_PRESET = "standard"
-_SCHEMA_FILE = "protocol.schema.json"
 _REQUEST_TYPES = (*CAPABILITIES, "quit")
 _MAX_SHOWN = 120  # characters of an offending input quoted in a message
 
@@ -94,33 +92,15 @@ def _short(value: object) -> str:
 # ---- schema ----------------------------------------------------------------------------------------------
 
 
-def _schema_texts() -> dict[str, str]:
-    folder = resources.files("rummikub").joinpath("schemas")
-    return {entry.name: entry.read_text(encoding="utf-8") for entry in folder.iterdir()
-            if entry.name.endswith(".schema.json")}
-
-
-@lru_cache(maxsize=1)
-def _registry() -> Any:
-    from referencing import Registry, Resource
-
-    registry: Any = Registry()
-    for name, text in sorted(_schema_texts().items()):
-        resource = Resource.from_contents(json.loads(text))
-        registry = registry.with_resource(name, resource)  # what a relative "$ref": "<name>" resolves to
-        if resource.id():
-            registry = registry.with_resource(str(resource.id()), resource)
-    return registry
-
-
 def load_schema() -> dict[str, Any]:
     """The protocol's JSON Schema (``rummikub/schemas/protocol.schema.json``) as a dict.
 
     >>> sorted(load_schema()["$defs"])[:3]
     ['arrange', 'arrangeResult', 'check']
     """
-    loaded: dict[str, Any] = json.loads(_schema_texts()[_SCHEMA_FILE])
-    return loaded
+    from . import schemas
+
+    return schemas.load_schema("protocol")
 
 
 @lru_cache(maxsize=None)
@@ -135,11 +115,13 @@ def validator(definition: str | None = None) -> Any:
     """
     from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
+    from . import schemas
+
     root = load_schema()
     if definition is not None and definition not in root["$defs"]:
         raise RummikubError(f"the protocol schema has no definition {definition!r}")
-    schema = root if definition is None else {"$ref": f"{_SCHEMA_FILE}#/$defs/{definition}"}
-    return Draft202012Validator(schema, registry=_registry())
+    schema = root if definition is None else {"$ref": f"{root['$id']}#/$defs/{definition}"}
+    return Draft202012Validator(schema, registry=schemas.registry())
 
 
 @lru_cache(maxsize=None)
@@ -218,7 +200,7 @@ def _notation_error(exc: RummikubError, what: str, text: str) -> ProtocolError:
 
 
 def _table(text: str, rules: RuleSet, what: str = "table") -> Table:
-    from .game import table_from_text
+    from .action import table_from_text
 
     try:
         return table_from_text(text, rules)
@@ -237,7 +219,7 @@ def _tiles(text: str, rules: RuleSet, what: str, *, check: bool = True) -> TileS
 
 
 def _play_json(play: Any, rack: TileSet | None = None) -> dict[str, Any]:
-    from .game import table_to_text
+    from .action import table_to_text
 
     out: dict[str, Any] = {"tiles": str(play.tiles), "table": table_to_text(play.table), "value": play.value,
                            "count": len(play.tiles)}
@@ -386,7 +368,7 @@ class Engine:
         return {"legal": True, "problems": [], "opening_points": points, "played": str(played)}
 
     def _arrange(self, req: dict[str, Any]) -> dict[str, Any]:
-        from .game import table_to_text
+        from .action import table_to_text
         from .search import arrange
 
         rules = self.rules(req.get("rules"))
@@ -506,7 +488,7 @@ def _fits(table: Table, rack: TileSet, rules: RuleSet) -> None:
 
 def _read_sets(text: str, rules: RuleSet) -> tuple[list[Meld], list[dict[str, Any]]]:
     """The sets of a proposed table and, for each set that is not a valid group or run, a problem."""
-    from .game import table_from_text
+    from .action import table_from_text
 
     if not text.strip():
         return [], []
@@ -550,17 +532,11 @@ def _opening_points(before: Table, after: Table, rack: TileSet) -> int:
 
 
 def _action_json(action: Any) -> dict[str, Any]:
-    to_dict = getattr(action, "to_dict", None)
-    if callable(to_dict):
-        out: dict[str, Any] = to_dict()
-        return out
-    from .game import table_to_text
+    from .action import Action
 
-    if isinstance(action, str) and action in ("draw", "pass"):
-        return {"kind": action}
-    if isinstance(action, Table):
-        return {"kind": "play", "table": table_to_text(action)}
-    return {"kind": "play", "table": str(action)}
+    if not isinstance(action, Action):  # a bot registered by a user may answer anything
+        raise ProtocolError("internal", f"the bot answered {_short(repr(action))}, not an Action")
+    return action.to_dict()
 
 
 def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, *,
