@@ -126,18 +126,24 @@ def validator(definition: str | None = None) -> Any:
 
 @lru_cache(maxsize=None)
 def _fast_check(definition: str) -> Callable[[Any], bool] | None:
-    """A ``fastjsonschema`` check of a definition that refers only to the protocol schema itself (about
-    5 us instead of 100-200 us for ``jsonschema``), or None (``turn`` refers to the observation schema; or
-    fastjsonschema is not installed). fastjsonschema implements draft-07, whose meaning of every keyword
-    these definitions use is the same as draft 2020-12's (tests/integration/test_protocol_engine.py checks
-    that both validators agree); ``jsonschema`` stays the reference and words every error."""
-    if definition == "turn":
-        return None
+    """A compiled ``fastjsonschema`` check of one definition (about 5 us for a ``solve`` request instead of
+    100-200 us with ``jsonschema``; 10x faster on ``turn``'s observations), or None when fastjsonschema is
+    not installed. fastjsonschema implements draft-07, whose meaning of every keyword these schemas use is
+    the same as draft 2020-12's (tests/integration/test_protocol_engine.py checks that both validators agree);
+    ``jsonschema`` stays the reference and words every error."""
     try:
         fastjsonschema = importlib.import_module("fastjsonschema")
     except ImportError:  # pragma: no cover - a declared dependency
         return None
-    compiled = fastjsonschema.compile({"$defs": load_schema()["$defs"], "$ref": f"#/$defs/{definition}"})
+    from . import schemas
+
+    def shipped(uri: str) -> Any:  # the other schemas, by their $id: never fetched
+        name = uri.removeprefix(schemas.BASE_URI).removesuffix(".schema.json")
+        return schemas.load_schema(name)
+
+    root = load_schema()
+    compiled = fastjsonschema.compile({"$id": root["$id"], "$defs": root["$defs"], "$ref": f"#/$defs/{definition}"},
+                                      handlers={"https": shipped})
     error = fastjsonschema.JsonSchemaException
 
     def check(instance: Any) -> bool:

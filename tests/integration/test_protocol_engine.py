@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import rummikub
-from rummikub import RuleSet, Table, TileSet, check_turn, plays, solve
+from rummikub import Game, RuleSet, Table, TileSet, check_turn, plays, solve
+from rummikub.bots import get_bot
 from rummikub.protocol import MAX_LINE_BYTES, _fast_check, load_schema, validator
 
 PACKAGE_ROOT = str(Path(rummikub.__file__).resolve().parent.parent)
@@ -227,6 +228,25 @@ def test_clean_end_of_input_and_quit() -> None:
     assert [json.loads(line) for line in out.splitlines()] == [{"id": "bye", "type": "result"}]
 
 
+def _observations() -> list[Any]:
+    """Real observations of a game (player and spectator views, mid-game and at the end) and broken copies."""
+    game = Game.new(players=3, preset="standard", seed=4, clock=lambda: 0.0)
+    bots = [get_bot("medium"), get_bot("easy", 1), get_bot("hard", 2)]
+    out: list[Any] = []
+    while not game.is_terminal():
+        p = game.current_player
+        if game.turn % 15 == 0:
+            out += [game.view(p).to_dict(), game.spectator_view().to_dict()]
+        game.apply(bots[p].choose(game.view(p)), p)
+    out += [game.view(0).to_dict()]
+    good = out[-2]
+    broken: list[Any] = [{**good, "rack": 5}, {**good, "rack": "R1 X9"}, {**good, "version": 2},
+                         {**good, "history": [{"type": "teleport"}]}, {**good, "extra": 1},
+                         {k: v for k, v in good.items() if k != "table"}, {**good, "rack_sizes": [-1, 2]},
+                         {**good, "opened": "yes"}, {**good, "rules": {**good["rules"], "copies": "two"}}]
+    return out + broken
+
+
 def test_fast_validator_agrees_with_jsonschema() -> None:
     """The engine's fast check (fastjsonschema, draft-07) and jsonschema (draft 2020-12) agree on requests."""
     samples: list[Any] = [json.loads(line) for line, *_ in BAD_LINES if line.startswith("{\"id\"")]
@@ -239,13 +259,21 @@ def test_fast_validator_agrees_with_jsonschema() -> None:
         ("arrange", {"tiles": "R1"}), ("arrange", {"tiles": "R1", "rules": 3}), ("quit", {}), ("quit", {"x": 1}),
         ("solve", {"rack": "R1", "id": "x" * 201}), ("solve", {"rack": "R1", "id": None}),
     ])]
+    samples += [{"id": i, "type": "turn", "observation": obs, **extra} for i, obs in enumerate(_observations())
+                for extra in ({}, {"bot": "easy", "seed": 3}, {"seed": "3"}, {"bot": 1})]
     checked = 0
+    seen: set[tuple[str, bool]] = set()
     for sample in samples:
         kind = sample.get("type")
-        fast = _fast_check(kind) if kind in ("solve", "plays", "check", "arrange", "quit") else None
-        if fast is None:
+        if kind not in ("solve", "plays", "check", "arrange", "turn", "quit"):
             continue
-        assert fast(sample) == validator(kind).is_valid(sample), sample
+        fast = _fast_check(kind)
+        assert fast is not None
+        valid = validator(kind).is_valid(sample)
+        assert fast(sample) == valid, sample
+        seen.add((kind, valid))
         checked += 1
-    assert checked > 20
+    assert checked > 30
+    assert seen >= {(kind, valid) for kind in ("solve", "plays", "check", "arrange", "turn", "quit")
+                    for valid in (True, False)}
     assert set(load_schema()["$defs"]) >= {"solve", "plays", "check", "arrange", "turn", "quit", "hello", "error"}
