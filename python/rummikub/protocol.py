@@ -209,6 +209,8 @@ def _table(text: str, rules: RuleSet, what: str = "table") -> Table:
     from .action import table_from_text
 
     try:
+        if "group:" not in text:  # Table.parse reads the same sets, twice as fast (it keeps no tile order)
+            return Table.parse(text, rules)
         return table_from_text(text, rules)
     except RummikubError as exc:
         raise _notation_error(exc, what, text) from None
