@@ -433,8 +433,8 @@ class Engine:
         flush()
         for line in _lines(inp, self.max_line_bytes):
             if isinstance(line, int):
-                answer = _error(None, "line_too_long", f"a request line of {line} bytes or more is longer "
-                                                       f"than the limit of {self.max_line_bytes} bytes")
+                answer = _error(None, "line_too_long", f"a request line of {line} bytes is longer than the "
+                                                       f"limit of {self.max_line_bytes} bytes")
             elif not line.strip():
                 continue  # blank lines are not requests
             else:
@@ -484,7 +484,7 @@ def _lines(inp: IO[bytes], limit: int) -> Iterator[bytes | int]:
         while line and not line.endswith(b"\n"):  # skip the rest of the long line
             line = readline(1 << 16)
             size += len(line)
-        yield size
+        yield size - line.endswith(b"\n") - line.endswith(b"\r\n")
 
 
 def _fits(table: Table, rack: TileSet, rules: RuleSet) -> None:
@@ -652,7 +652,8 @@ class EngineProcess:
             self._dead = f"exited (status {status})" if status is not None else "closed its output"
             raise ExternalPlayerError("crash", f"{self.name} {self._dead} instead of answering {what}")
         if isinstance(line, int):
-            raise ExternalPlayerError("malformed", f"{self.name}: an answer to {what} of {line} bytes or more")
+            raise ExternalPlayerError("malformed", f"{self.name}: an answer to {what} of {line} bytes, over "
+                                                   f"the limit of {self.max_line_bytes}")
         try:
             return json.loads(line)
         except ValueError:

@@ -150,8 +150,9 @@ def test_bad_commands_fail_early() -> None:
         run_arena(["cmd:  ", "easy"], games=1, preset="standard")
 
 
-@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
-def test_ctrl_c_stops_every_program(tmp_path: Path) -> None:
+@pytest.mark.skipif(os.name != "posix", reason="sends signals")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_every_program(tmp_path: Path, sig: int) -> None:
     pid_file = tmp_path / "pids"
     env = dict(os.environ)
     arena = subprocess.Popen([sys.executable, "-m", "rummikub.cli", "arena", "--quiet", "--preset", "standard",
@@ -165,7 +166,7 @@ def test_ctrl_c_stops_every_program(tmp_path: Path) -> None:
         started = pids(pid_file)
         assert len(started) == 2 and all(alive(p) for p in started)
         time.sleep(0.5)  # the arena is waiting for an answer that never comes
-        arena.send_signal(signal.SIGINT)
+        arena.send_signal(sig)
         out, err = arena.communicate(timeout=30)
     finally:
         if arena.poll() is None:
