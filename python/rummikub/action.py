@@ -268,7 +268,10 @@ class Action:
         if word in ("draw", "pass") and not rest.strip():
             return _DRAW if word == "draw" else _PASS
         if word == "play" and rest.strip():
-            return cls(ActionKind.PLAY, rest.strip(), None, rules)
+            try:
+                return cls(ActionKind.PLAY, rest.strip(), None, rules)
+            except RummikubError as exc:
+                raise type(exc)(f"action {_short(text)}: {exc}") from None
         raise InvalidNotationError(f"an action is 'draw', 'pass' or 'play <table>', got {_short(text)}")
 
     def to_dict(self) -> dict[str, Any]:

@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     from .engine import add_engine_parser
 
     add_engine_parser(sub)
+    from .replay import add_replay_parser
+
+    add_replay_parser(sub)
     return parser
 
 
@@ -77,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RummikubError as exc:
             print(f"rummikub {args.command}: {exc}", file=sys.stderr)
             return 1
+    if args.command == "replay":
+        return int(args.func(args))
     raise AssertionError(args.command)  # pragma: no cover - argparse allows only the commands above
 
 

@@ -47,11 +47,11 @@ from ._errors import (
 )
 from .legality import check_turn
 from .meld import Meld, Table
-from .rules import RuleSet
+from .rules import RuleSet, rules_from_json
 from .tiles import TileSet
 
 __all__ = ["PROTOCOL_VERSION", "CAPABILITIES", "ERROR_CODES", "MAX_LINE_BYTES", "DEFAULT_PLAYS", "MAX_PLAYS",
-           "ProtocolError", "Engine", "load_schema", "validator", "rules_from_json", "serve",
+           "ProtocolError", "Engine", "load_schema", "validator", "serve",
            "EngineProcess", "ExternalPlayerError", "FORFEIT_CAUSES"]
 
 PROTOCOL_VERSION = 1
@@ -172,31 +172,6 @@ def _schema_problem(instance: Any, definition: str) -> str | None:
 
 
 # ---- rules and positions ---------------------------------------------------------------------------------
-
-
-def rules_from_json(obj: Any) -> RuleSet:
-    """The rules a request names: a preset name, ``{"preset": name, "overrides": {...}}`` or every field by
-    name (``RuleSet.to_dict()``); ``None`` is the standard preset.
-
-    >>> rules_from_json({"preset": "classic", "overrides": {"turn_seconds": 30}}).turn_seconds
-    30
-    >>> rules_from_json("sabra") == RuleSet.preset("sabra")
-    True
-    """
-    if obj is None:
-        return RuleSet.preset(_DEFAULT_PRESET)
-    if isinstance(obj, str):
-        return RuleSet.preset(obj)
-    if isinstance(obj, Mapping) and "preset" in obj:
-        extra = sorted(set(obj) - {"preset", "overrides"})
-        if extra:
-            raise RummikubError(f"rules {_short(obj)}: unknown key {extra[0]!r} beside 'preset' "
-                                "(expected only 'overrides')")
-        overrides = obj.get("overrides") or {}
-        if not isinstance(overrides, Mapping):
-            raise RummikubError(f"rules overrides must be an object of RuleSet fields, got {_short(overrides)}")
-        return RuleSet.preset(str(obj["preset"])).replace(**dict(overrides))
-    return RuleSet.from_dict(dict(obj) if isinstance(obj, Mapping) else obj)
 
 
 def _notation_error(exc: RummikubError, what: str, text: str) -> ProtocolError:
@@ -323,7 +298,7 @@ class Engine:
         found = self._rules.get(key)
         if found is None:
             try:
-                found = rules_from_json(obj)
+                found = RuleSet.preset(_DEFAULT_PRESET) if obj is None else rules_from_json(obj)
             except (RummikubError, TypeError) as exc:
                 raise ProtocolError("bad_rules", f"rules {_short(obj)}: {exc}") from None
             if len(self._rules) >= 256:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from rummikub import Game, RuleSet, RummikubError
-from rummikub.protocol import Engine, _lines, rules_from_json
+from rummikub import Game, RuleSet
+from rummikub.protocol import Engine, ProtocolError, _lines
 
 
 def test_lines_frames_requests_and_skips_long_ones() -> None:
@@ -20,16 +20,17 @@ def test_lines_frames_requests_and_skips_long_ones() -> None:
     assert list(_lines(io.BytesIO(b""), 10)) == []
 
 
-def test_rules_from_json() -> None:
-    assert rules_from_json(None) == RuleSet.preset("standard")
-    assert rules_from_json({"preset": "digital"}) == RuleSet.preset("digital")
-    assert rules_from_json({"opening_threshold": 10}).opening_threshold == 10
-    with pytest.raises(RummikubError, match="'overrides'"):
-        rules_from_json({"preset": "standard", "override": {}})
-    with pytest.raises(RummikubError, match="bogus"):
-        rules_from_json({"preset": "standard", "overrides": {"bogus": 1}})
-    with pytest.raises(RummikubError, match="nope"):
-        rules_from_json("nope")
+def test_rules_of_a_request() -> None:
+    engine = Engine()
+    assert engine.rules(None) == RuleSet.preset("standard")
+    assert engine.rules({"preset": "digital"}) == RuleSet.preset("digital")
+    assert engine.rules({"opening_threshold": 10}).opening_threshold == 10
+    for bad, named in [({"preset": "standard", "override": {}}, "override"),
+                       ({"preset": "standard", "overrides": {"bogus": 1}}, "bogus"), ("nope", "nope"),
+                       ({"preset": "standard", "overrides": {"copies": None}}, "copies")]:
+        with pytest.raises(ProtocolError, match=named) as exc:
+            engine.rules(bad)
+        assert exc.value.code == "bad_rules"
 
 
 def ask(engine: Engine, **request: Any) -> dict[str, Any]:

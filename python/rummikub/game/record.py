@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._errors import IllegalMoveError, InvalidRecordError, RummikubError
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .state import Game
 
 __all__ = ["RECORD_FORMAT", "PUBLIC_RECORD_FORMAT", "RECORD_FORMATS", "full_record", "public_record", "replay",
-           "load_record_json"]
+           "iter_replay", "load_record_json"]
 
 RECORD_FORMAT = "rummikub-game/2"
 """The ``format`` field of a full game record."""
@@ -88,6 +88,18 @@ def load_record_json(text: str) -> Any:
 
 def replay(record: Mapping[str, Any], clock: Clock | None) -> Game:
     """Resumes a full record: replays every event through the rules and restores the turn's deadline."""
+    game = None
+    for game in iter_replay(record, clock):
+        pass
+    assert game is not None
+    _finish_replay(game, record)
+    return game
+
+
+def iter_replay(record: Mapping[str, Any], clock: Clock | None = None) -> Iterator[Game]:
+    """The game of a full record at its start, then after each event (the same Game object, advanced);
+    :class:`InvalidRecordError` as soon as an event does not replay. The record's outcome and deadline are
+    checked by :func:`replay`, not here."""
     from .state import Game
 
     def need(ok: object, message: str, reason: str = "format") -> None:
@@ -126,8 +138,17 @@ def replay(record: Mapping[str, Any], clock: Clock | None) -> Game:
         need(fresh._header["deal"] == game._header["deal"] and fresh.first_player == game.first_player,
              f"the deal or the first player does not match seed {seed}", "deal_mismatch")
         game = fresh
+    yield game
     for i, event in enumerate(events, start=1):
         _replay_event(game, event, i)
+        yield game
+
+
+def _finish_replay(game: Game, record: Mapping[str, Any]) -> None:
+    def need(ok: object, message: str, reason: str = "format") -> None:
+        if not ok:
+            raise InvalidRecordError(message[:400], reason)
+
     outcome = record.get("outcome")
     if outcome is not None:
         need(game.outcome is not None and game.outcome.to_dict() == outcome,
@@ -142,7 +163,6 @@ def replay(record: Mapping[str, Any], clock: Clock | None) -> Game:
                  f"deadline must be a number or null, got {deadline!r}")
             need(game.deadline is not None, "a deadline in a game without a running turn clock", "deadline")
             game._deadline = float(deadline)
-    return game
 
 
 def _replay_event(game: Game, event: Any, i: int) -> None:
@@ -193,14 +213,3 @@ def _replay_event(game: Game, event: Any, i: int) -> None:
     except IllegalMoveError as exc:
         raise fail(f"illegal play: {exc}", exc.reason) from None
 
-
-def public_events(record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The spectator's form of a record's events (a full or a public record)."""
-    from .view import public_event
-
-    events = record.get("events")
-    if not isinstance(events, list):
-        raise InvalidRecordError("events must be a list", "format")
-    if record.get("format") == PUBLIC_RECORD_FORMAT:
-        return [dict(e) for e in events if isinstance(e, Mapping)]
-    return [thaw_event(public_event(e, None)) for e in events if isinstance(e, Mapping)]
