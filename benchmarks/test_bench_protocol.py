@@ -55,6 +55,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "protocol.md"
 PACKAGE_ROOT = str(Path(rummikub.__file__).resolve().parent.parent)
 
 _rows: dict[str, dict[str, Any]] = {}
+_stages: dict[str, float] = {}
 
 
 class _Engine:
@@ -131,7 +132,7 @@ def _stats(xs: list[float]) -> dict[str, float]:
 @pytest.fixture(scope="module", autouse=True)
 def _summary() -> Iterator[None]:
     yield
-    if _rows and all(r["n"] > QUICK_COUNT for r in _rows.values()):
+    if len(_rows) == 3 and all(r["n"] > QUICK_COUNT for r in _rows.values()):
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(_report())
 
@@ -168,6 +169,12 @@ def _report() -> str:
                      f"{_us(r['trip']['median'])} | {_us(r['over']['median'])} | {_us(r['over']['p90'])} | "
                      f"{_us(r['trip_nv']['median'])} | {_us(r['echo']['median'])} |")
     lines += ["", "Target: median overhead per request under 100 us against the in-process call with notation.", ""]
+    if _stages:
+        lines += ["The protocol's own stages on the small positions (median us per request, in-process, best of "
+                  f"{REPEAT}): what the engine does beyond the library's `solve` with notation.", "",
+                  "| stage | median us |", "|---|---|"]
+        lines += [f"| {name} | {_us(t)} |" for name, t in _stages.items()]
+        lines += [f"| sum | {_us(sum(_stages.values()))} |", ""]
     return "\n".join(lines)
 
 
@@ -215,3 +222,29 @@ def test_bench_protocol_solve(benchmark: Any, name: str) -> None:
                    "over_parsed": _stats([a - b for a, b in zip(t_trip, t_parsed)]),
                    "over_nv": _stats([a - b for a, b in zip(t_trip_nv, t_inproc)]), "echo": _stats(t_echo),
                    "local": _stats(t_local), "over_local": _stats([a - b for a, b in zip(t_local, t_inproc)])}
+
+
+def test_bench_protocol_stages(benchmark: Any) -> None:
+    """The engine's work beyond the library's: read the JSON line, check it against the schema, build the
+    answer, write the JSON line (timed stage by stage, in-process, no pipes)."""
+    from rummikub.protocol import _encode, _play_json, _schema_problem
+
+    quick = bool(getattr(benchmark, "disabled", False))
+    positions = class_positions("small", QUICK_COUNT if quick else COUNT)
+    requests = [{"id": i, **_request(p)} for i, p in enumerate(positions)]
+    lines = [json.dumps(r) for r in requests]
+    found = [(solve(p.table, p.rack, rules=p.rules, opened=p.opened), p.rack) for p in positions]
+    answers = [{"id": i, "type": "result", "play": None if play is None else _play_json(play, rack)}
+               for i, (play, rack) in enumerate(found)]
+    benchmark.group = "protocol-stages"
+    benchmark.pedantic(lambda: [_schema_problem(r, "solve") for r in requests], rounds=1, iterations=1)
+    assert all(_schema_problem(r, "solve") is None for r in requests)
+    repeat = 1 if quick else REPEAT
+    stages: dict[str, Callable[[int], Any]] = {
+        "json.loads of the request": lambda i: json.loads(lines[i]),
+        "schema check": lambda i: _schema_problem(requests[i], "solve"),
+        "answer fields": lambda i: found[i][0] is not None and _play_json(found[i][0], found[i][1]),
+        "json.dumps of the answer": lambda i: _encode(answers[i]),
+    }
+    for name, fn in stages.items():
+        _stages[name] = statistics.median(_time_each(fn, list(range(len(requests))), repeat))
