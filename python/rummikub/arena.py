@@ -6,6 +6,16 @@ every seat of every deal and no bot profits from its seat or from a lucky deal. 
 derived from ``(s, i, seat)``. Games run in worker processes and are put back in game order, and the turn clock
 is frozen, so a tournament's results are identical whatever the number of workers or the machine's speed.
 
+External bots: a player ``cmd:COMMAND`` is a separate program (any language) that speaks the engine protocol
+(docs/protocol.md) on its standard input and output: the arena starts it (no shell; the command is split like
+a POSIX shell would), reads its ``hello``, sends it ``{"id": n, "type": "turn", "observation": {...}}`` on its
+turns and reads ``{"id": n, "type": "result", "action": {...}}`` within ``move_seconds``. A crash, a timeout, a
+malformed answer or an illegal action forfeits the turn (the player draws, or passes with an empty pool); the
+forfeits are counted per player and cause. A program that crashed is started again for the next game. Every
+program started is stopped when the tournament ends, also on Ctrl-C. Tournaments with external players run
+in this process (``jobs`` 1); their results are as deterministic as the programs (the same observations come
+in the same order), unless a program answers near its time limit.
+
 >>> result = run_arena(["medium", "easy"], games=4, seed=1, preset="pressman-2015", jobs=1)
 >>> result.games, sorted(result.summary()["bots"])
 (4, ['easy', 'medium'])
@@ -21,9 +31,10 @@ import importlib
 import json
 import math
 import os
+import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,14 +42,20 @@ from typing import Any, TextIO
 
 from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError
 from .bots import BotLike, fallback, get_bot
-from .game import Game
+from .game import Game, PlayerView
 from .cli import add_rules_options, plural, rules_from_args
+from .protocol import FORFEIT_CAUSES, EngineProcess, ExternalPlayerError
 from .rules import DEFAULT_PRESET, RuleSet
 
 __all__ = ["GameResult", "ArenaResult", "play_game", "run_arena", "wilson_interval", "elo_ratings",
-           "elo_from_score", "add_arena_parser", "arena_main", "derive_seed"]
+           "elo_from_score", "add_arena_parser", "arena_main", "derive_seed", "ExternalBot", "EXTERNAL_PREFIX",
+           "FORFEIT_CAUSES", "DEFAULT_MOVE_SECONDS"]
 
 _MAX_TURNS = 5000
+EXTERNAL_PREFIX = "cmd:"
+"""A player named ``cmd:COMMAND`` is the external program ``COMMAND``."""
+DEFAULT_MOVE_SECONDS = 10.0
+"""How long an external program may take to answer one turn."""
 
 
 def derive_seed(*parts: int) -> int:
@@ -55,10 +72,105 @@ def _frozen_clock() -> float:
     return 0.0
 
 
+class ExternalBot:
+    """A bot that is a separate program speaking the engine protocol (a ``cmd:`` player): :meth:`choose`
+    sends the view as a ``turn`` request and reads the action within ``move_seconds``, raising
+    :class:`~rummikub.protocol.ExternalPlayerError` (``cause`` crash, timeout or malformed) when it cannot.
+    :meth:`start` starts the program (again, when it is not running); :meth:`close` stops it.
+
+    >>> import shlex, sys
+    >>> bot = ExternalBot(shlex.join([sys.executable, "-m", "rummikub.cli", "engine"]), move_seconds=30)
+    >>> bot.start(); bot.hello["engine"]
+    'rummikub'
+    >>> bot.close()
+    """
+
+    def __init__(self, command: str, move_seconds: float = DEFAULT_MOVE_SECONDS, *, hello_seconds: float = 30.0,
+                 stderr: Any = None) -> None:
+        if not command.strip():
+            raise RummikubError(f"an external player needs a command after {EXTERNAL_PREFIX!r}")
+        if not move_seconds > 0:
+            raise RummikubError(f"move_seconds must be positive, got {move_seconds!r}")
+        self.command = command
+        self.move_seconds = move_seconds
+        self.hello_seconds = hello_seconds
+        self.stderr = stderr
+        self.name = EXTERNAL_PREFIX + command
+        self.pids: list[int] = []  # every process started, for the record
+        self._process: EngineProcess | None = None
+        self._failure: ExternalPlayerError | None = None
+
+    @property
+    def failure(self) -> ExternalPlayerError | None:
+        """Why the last start failed (its handshake), or None."""
+        return self._failure
+
+    @property
+    def hello(self) -> dict[str, Any]:
+        """The program's handshake (after :meth:`start`)."""
+        return {} if self._process is None else self._process.hello
+
+    def start(self) -> None:
+        """Starts the program unless it runs; a failed handshake makes every turn until the next start a
+        forfeit of the same cause. A command that cannot be started at all raises :class:`RummikubError`."""
+        if self._process is not None and self._process.alive:
+            return
+        self.close()
+        self._failure = None
+        try:
+            process = EngineProcess(self.command, hello_seconds=self.hello_seconds, stderr=self.stderr)
+        except ExternalPlayerError as exc:
+            self._failure = exc
+            return
+        self._process = process
+        self.pids.append(process.pid)
+        if "turn" not in process.hello["capabilities"]:
+            self._failure = ExternalPlayerError("malformed", f"{process.name} does not announce the 'turn' "
+                                                             f"capability: {process.hello['capabilities']}")
+
+    def choose(self, view: PlayerView) -> Any:
+        """The program's action for ``view`` (an :class:`~rummikub.Action`)."""
+        from .action import Action
+
+        if self._failure is not None:
+            raise self._failure
+        if self._process is None:
+            raise ExternalPlayerError("crash", f"{self.name!r} is not running")
+        answer = self._process.request({"type": "turn", "observation": view.to_dict()}, timeout=self.move_seconds)
+        if answer["type"] == "error":
+            raise ExternalPlayerError("malformed", f"{self.name!r} answered an error instead of an action: "
+                                                   f"{str(answer.get('code'))[:40]}: {str(answer.get('message'))[:200]}")
+        try:
+            return Action.from_dict(answer["action"], rules=view.rules)
+        except (RummikubError, KeyError, TypeError, AttributeError) as exc:
+            raise ExternalPlayerError("malformed", f"{self.name!r} answered a bad action "
+                                                   f"{str(answer.get('action'))[:200]!r}: {exc}") from None
+
+    def close(self) -> None:
+        """Stops the program (end of input, then terminate, then kill); safe to call at any time."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.close()
+
+    def __repr__(self) -> str:
+        return f"<ExternalBot {self.command!r}>"
+
+
+def is_external(name: str) -> bool:
+    """True for a ``cmd:`` player.
+
+    >>> is_external("cmd:./mybot"), is_external("medium")
+    (True, False)
+    """
+    return name.startswith(EXTERNAL_PREFIX)
+
+
 @dataclass(frozen=True)
 class GameResult:
     """One finished arena game. ``seats[s]`` is the bot name at seat ``s`` (seat 0 starts); ``scores`` and
-    ``win_shares`` are per seat; ``illegal`` counts refused answers per seat (each replaced by a draw/pass)."""
+    ``win_shares`` are per seat; ``illegal`` counts refused answers per seat (each replaced by a draw/pass);
+    ``forfeits`` counts, per seat, the turns forfeited for each cause of :data:`FORFEIT_CAUSES` (crash,
+    timeout, malformed, illegal; the last equals ``illegal``)."""
 
     index: int
     seed: int
@@ -68,6 +180,7 @@ class GameResult:
     turns: int
     termination: str
     illegal: tuple[int, ...]
+    forfeits: tuple[tuple[int, ...], ...] = ()
     seconds: float = field(default=0.0, compare=False)
 
     def win_share(self, seat: int) -> Fraction:
@@ -78,7 +191,12 @@ class GameResult:
         """JSON-ready form (scores as exact fraction strings)."""
         return {"index": self.index, "seed": self.seed, "seats": list(self.seats), "winners": list(self.winners),
                 "scores": [str(s) for s in self.scores], "turns": self.turns, "termination": self.termination,
-                "illegal": list(self.illegal)}
+                "illegal": list(self.illegal), "forfeits": [self.forfeits_of(s) for s in range(len(self.seats))]}
+
+    def forfeits_of(self, seat: int) -> dict[str, int]:
+        """The forfeited turns of ``seat`` by cause (every cause, zeros included)."""
+        counts = self.forfeits[seat] if seat < len(self.forfeits) else (0, 0, 0, self.illegal[seat])
+        return dict(zip(FORFEIT_CAUSES, counts))
 
 
 def lineup(players: Sequence[str], index: int) -> tuple[str, ...]:
@@ -91,10 +209,12 @@ def lineup(players: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(players[(s - index) % n] for s in range(n))
 
 
-def play_game(players: Sequence[str], index: int = 0, seed: int = 0,
-              preset: str | RuleSet = DEFAULT_PRESET) -> GameResult:
+def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str | RuleSet = DEFAULT_PRESET, *,
+              external: Mapping[int, BotLike] | None = None) -> GameResult:
     """Plays game ``index`` of a tournament seeded ``seed`` between ``players`` (bot names, the line-up before
     rotation) and returns its result. Bots see only their own :class:`~rummikub.game.PlayerView`.
+    ``external`` gives, by index in ``players``, bots made outside (the :class:`ExternalBot` of each ``cmd:``
+    player); every other player is made by name with its seed.
 
     >>> r = play_game(["medium", "easy"], index=0, seed=1, preset="digital")
     >>> r.seats, sum(r.scores), r.illegal
@@ -104,29 +224,45 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0,
     rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
     seats = lineup(players, index)
     deal_seed = derive_seed(seed, index // n)
-    bots: list[BotLike] = [get_bot(name, derive_seed(seed, index, s)) for s, name in enumerate(seats)]
+    external = external or {}
+    bots: list[BotLike] = []
+    for s, name in enumerate(seats):
+        entry = (s - index) % n  # seats[s] == players[entry]
+        bots.append(external[entry] if entry in external else get_bot(name, derive_seed(seed, index, s)))
+    for bot in bots:
+        if isinstance(bot, ExternalBot):
+            bot.start()  # again, if it crashed in an earlier game
     start = time.perf_counter()
     game = Game.new(players=n, rules=rules, seed=deal_seed, first_player=0, clock=_frozen_clock)
     illegal = [0] * n
+    forfeits = [[0] * len(FORFEIT_CAUSES) for _ in range(n)]
     while not game.is_over:
         if game.turn > _MAX_TURNS:
             raise RummikubError(f"game {index} (seed {seed}) did not end in {_MAX_TURNS} turns")
         p = game.current_player
         view = game.view(p)
+        action: Any
         try:
             action = bots[p].choose(view)
         except SearchLimitError:  # a position past the search's state limit: the bot draws (or passes)
             action = fallback(view)
-        try:
-            game.apply(action, p)
-        except (IllegalMoveError, InvalidNotationError):  # refused or not an action: the turn is a draw
-            illegal[p] += 1
+        except ExternalPlayerError as exc:  # an external program failed to answer: the turn is forfeited
+            forfeits[p][FORFEIT_CAUSES.index(exc.cause)] += 1
+            action = None
+        if action is not None:
+            try:
+                game.apply(action, p)
+            except (IllegalMoveError, InvalidNotationError):  # refused or not an action: the turn is a draw
+                illegal[p] += 1
+                forfeits[p][FORFEIT_CAUSES.index("illegal")] += 1
+                action = None
+        if action is None:
             game.apply(fallback(view), p)
     outcome = game.outcome
     assert outcome is not None
     return GameResult(index=index, seed=deal_seed, seats=seats, winners=outcome.winners, scores=outcome.scores,
                       turns=game.turn, termination=outcome.termination.value, illegal=tuple(illegal),
-                      seconds=time.perf_counter() - start)
+                      forfeits=tuple(map(tuple, forfeits)), seconds=time.perf_counter() - start)
 
 
 def _play_chunk(args: tuple[tuple[str, ...], list[int], int, str | RuleSet]) -> list[GameResult]:
@@ -212,6 +348,7 @@ class ArenaResult:
     results: list[GameResult]
     seconds: float = 0.0
     jobs: int = 1
+    note: str = ""
 
     @property
     def games(self) -> int:
@@ -258,6 +395,7 @@ class ArenaResult:
             seats = wins = 0.0
             score = Fraction(0)
             illegal = 0
+            forfeits = dict.fromkeys(FORFEIT_CAUSES, 0)
             for r in self.results:
                 for s, seat_name in enumerate(r.seats):
                     if seat_name == name:
@@ -265,10 +403,12 @@ class ArenaResult:
                         wins += float(r.win_share(s))
                         score += r.scores[s]
                         illegal += r.illegal[s]
+                        for cause, count in r.forfeits_of(s).items():
+                            forfeits[cause] += count
             lo, hi = wilson_interval(wins, seats)
             bots[name] = {"seats": int(seats), "wins": wins, "win_rate": wins / seats if seats else 0.0,
                           "win_ci95": [lo, hi], "mean_score": float(score / int(seats)) if seats else 0.0,
-                          "illegal": illegal}
+                          "illegal": illegal, "forfeits": forfeits}
         pairs = self.pairwise()
         head = []
         for (a, b), (pts, n) in pairs.items():
@@ -319,6 +459,13 @@ class ArenaResult:
         illegal = sum(b["illegal"] for b in s["bots"].values())
         if illegal:
             lines.append(f"WARNING: {illegal} illegal answers (each replaced by a draw or pass)")
+        for name, b in s["bots"].items():
+            lost = {cause: n for cause, n in b["forfeits"].items() if n}
+            if lost:
+                lines.append(f"forfeited turns of {name}: " + ", ".join(f"{n} {cause}" for cause, n in lost.items())
+                             + f" ({sum(lost.values())} in all, each replaced by a draw or pass)")
+        if self.note:
+            lines.append(f"note: {self.note}")
         return "\n".join(lines)
 
 
@@ -328,10 +475,16 @@ def _chunks(games: int, size: int) -> Iterator[list[int]]:
 
 
 def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str | RuleSet = DEFAULT_PRESET,
-              jobs: int = 1, progress: bool = False, stream: TextIO | None = None) -> ArenaResult:
+              jobs: int = 1, progress: bool = False, stream: TextIO | None = None,
+              move_seconds: float = DEFAULT_MOVE_SECONDS, external_stderr: Any = None) -> ArenaResult:
     """Plays ``games`` games between ``players`` (bot names; the same name may sit twice) in ``jobs`` worker
     processes (1: in this process) and returns the results in game order. ``preset`` is a preset's name or a
     :class:`RuleSet`. ``progress`` shows a bar on ``stream`` (stderr by default).
+
+    A player ``cmd:COMMAND`` is an external program (see the module docstring), given ``move_seconds`` per
+    turn; its standard error goes to ``external_stderr`` (a file object or ``subprocess.DEVNULL``; default:
+    this process's). With external players the games run in this process whatever ``jobs`` says (the
+    result's ``note`` says so).
 
     >>> r = run_arena(["medium", "easy"], games=2, seed=3, preset="digital")
     >>> [g.seats for g in r.results]
@@ -343,20 +496,35 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
         raise RummikubError(f"{plural(len(players), 'player')} ({', '.join(players)}): rules {rules.name!r} allow "
                             f"{rules.min_players}..{rules.max_players}")
     for name in dict.fromkeys(players):
-        get_bot(name, 0)  # fail early on an unknown bot
+        if not is_external(name):
+            get_bot(name, 0)  # fail early on an unknown bot
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RummikubError(f"games must be a positive int, got {games!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RummikubError(f"jobs must be a positive int, got {jobs!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RummikubError(f"seed must be an int, got {seed!r}")
+    note = ""
+    external: dict[int, ExternalBot] = {}
+    if any(is_external(name) for name in players):
+        if jobs != 1:
+            note = f"external players: the games ran in this process (jobs 1, not {jobs})"
+            jobs = 1
+        if isinstance(move_seconds, bool) or not isinstance(move_seconds, (int, float)) or not move_seconds > 0:
+            raise RummikubError(f"move_seconds must be a positive number, got {move_seconds!r}")
     bar = _progress(games, progress, stream)
     start = time.perf_counter()
     results: list[GameResult] = []
     try:
+        for i, name in enumerate(players):
+            if is_external(name):
+                bot = external[i] = ExternalBot(name[len(EXTERNAL_PREFIX):], move_seconds, stderr=external_stderr)
+                bot.start()
+                if bot.failure is not None:
+                    raise RummikubError(f"player {name!r} failed its handshake: {bot.failure}")
         if jobs == 1:
             for i in range(games):
-                results.append(play_game(players, i, seed, rules))
+                results.append(play_game(players, i, seed, rules, external=external))
                 bar.update(1)
         else:
             size = max(1, min(len(players) * 4, games // (jobs * 8) or 1))
@@ -366,9 +534,11 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
                     results.extend(chunk_results)
                     bar.update(len(chunk_results))
     finally:
+        for bot in external.values():
+            bot.close()
         bar.close()
     results.sort(key=lambda r: r.index)
-    return ArenaResult(players, rules.name, seed, results, time.perf_counter() - start, jobs)
+    return ArenaResult(players, rules.name, seed, results, time.perf_counter() - start, jobs, note)
 
 
 class _NoBar:
@@ -400,8 +570,10 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Plays seeded games between bots (seat rotation, each deal played from every seat) in "
                     "parallel worker processes and prints a results table.")
     p.add_argument("--players", default="hard,medium,easy,easy",
-                   help="comma-separated bots, one per seat (easy, medium, hard, or module:Name); "
-                        "default hard,medium,easy,easy")
+                   help="comma-separated bots, one per seat (easy, medium, hard, module:Name, or cmd:COMMAND for "
+                        "an external program speaking the engine protocol); default hard,medium,easy,easy")
+    p.add_argument("--move-seconds", type=float, default=DEFAULT_MOVE_SECONDS,
+                   help=f"time an external (cmd:) player has for one turn (default {DEFAULT_MOVE_SECONDS:g})")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
@@ -415,14 +587,27 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
 def arena_main(args: argparse.Namespace) -> int:
     """Runs ``rummikub arena`` from parsed arguments; returns the exit status."""
     players = [s.strip() for s in str(args.players).split(",") if s.strip()]
-    result = run_arena(players, args.games, args.seed, preset=rules_from_args(args), jobs=args.jobs,
-                       progress=not args.quiet)
+    previous = signal.getsignal(signal.SIGTERM)
+    if any(is_external(name) for name in players):
+        signal.signal(signal.SIGTERM, _interrupt)  # stop the external programs on a plain kill too
+    try:
+        result = run_arena(players, args.games, args.seed, preset=rules_from_args(args), jobs=args.jobs,
+                           progress=not args.quiet, move_seconds=args.move_seconds)
+    except KeyboardInterrupt:
+        print("rummikub arena: interrupted (every external program it started was stopped)", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(result.table())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             fh.write(result.to_json())
             fh.write("\n")
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve_parser(sub)
     add_check_parser(sub)
     add_arena_parser(sub)
+    from .engine import add_engine_parser
+
+    add_engine_parser(sub)
     from .replay import add_replay_parser
 
     add_replay_parser(sub)

@@ -4,8 +4,8 @@ public game records), ``draft`` (a draft and a check answer), plus whatever else
 The files are shipped in the wheel; their ``$id`` is ``https://rummikub.invalid/schemas/<name>.schema.json``
 (a name, never fetched), so they refer to each other by file name.
 
->>> sorted(schema_names())[:4]
-['action', 'draft', 'observation', 'record']
+>>> sorted(schema_names())
+['action', 'draft', 'observation', 'protocol', 'record']
 >>> validator("action").is_valid({"kind": "draw"})
 True
 """
