@@ -65,3 +65,33 @@ class SearchLimitError(RummikubError):
     """A search stopped at its state limit (``limit=``): its answer is unknown, which is not "no play".
 
     Raise the limit, or pass ``limit=None``, to search without one (memory grows with the states held)."""
+
+
+_SHOWN = 80  # characters of an offending input an error message repeats
+
+
+def shorten(value: object, limit: int = _SHOWN) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters: a long input shows its start,
+    an ellipsis and its full length, so a message never repeats a megabyte of input (the cost is bounded too:
+    a long string is cut before it is quoted, and containers are shown through :mod:`reprlib`).
+
+    >>> shorten("R1 R2")
+    "'R1 R2'"
+    >>> shorten("Z" * 1000, 10)
+    "'ZZZZZZZZZZ'... (1000 characters)"
+    >>> shorten(list(range(1000)))
+    '[0, 1, 2, 3, 4, 5, ...]'
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    import reprlib
+
+    brief = reprlib.Repr()
+    brief.maxstring = brief.maxother = brief.maxlong = limit
+    text = brief.repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" of {len(value)}" if isinstance(value, (list, tuple, dict, set, frozenset)) else ""
+    return f"{text[:limit]}... ({type(value).__name__}{size})"

@@ -22,7 +22,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._errors import InvalidMeldError, InvalidNotationError, RummikubError
+from ._errors import InvalidMeldError, InvalidNotationError, RummikubError, shorten
 from .meld import Meld, MeldKind, Table
 from .rules import RuleSet
 from .tiles import Tile, TileSet, parse_tokens
@@ -152,9 +152,7 @@ def _tiles_in_order(text: str, rules: RuleSet | None) -> tuple[Tile, ...]:
     return tuple(t for parsed, _token, _pos in parse_tokens(text, rules) for t in parsed)
 
 
-def _short(value: object, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 5] + "...'"
+_short = shorten
 
 
 def _check_layout(table: Table, layout: Sequence[Sequence[Tile]]) -> Layout:

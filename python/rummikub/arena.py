@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError
+from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError, shorten
 from .bots import BotLike, fallback, get_bot
 from .game import Game, PlayerView
 from .cli import add_rules_options, plural, rules_from_args
@@ -90,7 +90,7 @@ class ExternalBot:
         if not command.strip():
             raise RummikubError(f"an external player needs a command after {EXTERNAL_PREFIX!r}")
         if not move_seconds > 0:
-            raise RummikubError(f"move_seconds must be positive, got {move_seconds!r}")
+            raise RummikubError(f"move_seconds must be positive, got {shorten(move_seconds)}")
         self.command = command
         self.move_seconds = move_seconds
         self.hello_seconds = hello_seconds
@@ -499,11 +499,11 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
         if not is_external(name):
             get_bot(name, 0)  # fail early on an unknown bot
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RummikubError(f"games must be a positive int, got {games!r}")
+        raise RummikubError(f"games must be a positive int, got {shorten(games)}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise RummikubError(f"jobs must be a positive int, got {jobs!r}")
+        raise RummikubError(f"jobs must be a positive int, got {shorten(jobs)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RummikubError(f"seed must be an int, got {seed!r}")
+        raise RummikubError(f"seed must be an int, got {shorten(seed)}")
     note = ""
     external: dict[int, ExternalBot] = {}
     if any(is_external(name) for name in players):
@@ -511,7 +511,7 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
             note = f"external players: the games ran in this process (jobs 1, not {jobs})"
             jobs = 1
         if isinstance(move_seconds, bool) or not isinstance(move_seconds, (int, float)) or not move_seconds > 0:
-            raise RummikubError(f"move_seconds must be a positive number, got {move_seconds!r}")
+            raise RummikubError(f"move_seconds must be a positive number, got {shorten(move_seconds)}")
     bar = _progress(games, progress, stream)
     start = time.perf_counter()
     results: list[GameResult] = []

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import InvalidRecordError, RummikubError
+from ._errors import InvalidRecordError, RummikubError, shorten
 from .game.record import PUBLIC_RECORD_FORMAT, RECORD_FORMATS, iter_replay, load_record_json
 from .rules import RuleSet
 
@@ -78,7 +78,7 @@ def replay_lines(record: Any, *, racks: bool = True) -> Iterator[str]:
     elif fmt == PUBLIC_RECORD_FORMAT:
         yield from _public_lines(record)
     else:
-        raise InvalidRecordError(f"unknown record format {fmt!r}: expected a game record "
+        raise InvalidRecordError(f"unknown record format {shorten(fmt)}: expected a game record "
                                  f"({', '.join(RECORD_FORMATS)}) or a public one ({PUBLIC_RECORD_FORMAT})",
                                  "format")
 

@@ -34,7 +34,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol, Union, runtime_checkable
 
-from .._errors import RummikubError
+from .._errors import RummikubError, shorten
 from ..action import Action
 from ..game import PlayerView
 from ..tiles import TileSet
@@ -108,9 +108,9 @@ def register_bot(name: str, factory: BotFactory) -> None:
     >>> del BOTS["my-medium"]
     """
     if not isinstance(name, str) or not name or any(c in name for c in ", :"):
-        raise RummikubError(f"a bot name is a non-empty string without ',', ':' or spaces, got {name!r}")
+        raise RummikubError(f"a bot name is a non-empty string without ',', ':' or spaces, got {shorten(name)}")
     if not callable(factory):
-        raise RummikubError(f"bot {name!r}: the factory must be callable, got {factory!r}")
+        raise RummikubError(f"bot {shorten(name)}: the factory must be callable, got {shorten(factory)}")
     BOTS[name] = factory
 
 
@@ -134,7 +134,7 @@ def get_bot(name: str, seed: int | None = None) -> BotLike:
     rummikub._errors.RummikubError: unknown bot 'expert'; choose one of easy, medium, hard, or give 'module:Name'
     """
     if not isinstance(name, str):
-        raise RummikubError(f"a bot name must be a string, got {name!r}")
+        raise RummikubError(f"a bot name must be a string, got {shorten(name)}")
     if name in BOTS:
         return BOTS[name](seed)
     if ":" in name:
@@ -142,12 +142,12 @@ def get_bot(name: str, seed: int | None = None) -> BotLike:
         try:
             factory = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError, ValueError) as exc:
-            raise RummikubError(f"bot {name!r} cannot be loaded: {exc}") from None
+            raise RummikubError(f"bot {shorten(name)} cannot be loaded: {exc}") from None
         bot = factory(seed)
         if not isinstance(bot, BotLike):
-            raise RummikubError(f"bot {name!r} has no choose(view) method")
+            raise RummikubError(f"bot {shorten(name)} has no choose(view) method")
         return bot
-    raise RummikubError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}, or give 'module:Name'")
+    raise RummikubError(f"unknown bot {shorten(name)}; choose one of {', '.join(BOTS)}, or give 'module:Name'")
 
 
 def _register_builtins() -> None:
