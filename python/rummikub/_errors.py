@@ -70,22 +70,26 @@ class SearchLimitError(RummikubError):
 _SHOWN = 80  # characters of an offending input an error message repeats
 
 
-def shorten(value: object, limit: int = _SHOWN) -> str:
+def shorten(value: object, limit: int = _SHOWN, *, quote: bool = True) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters: a long input shows its start,
     an ellipsis and its full length, so a message never repeats a megabyte of input (the cost is bounded too:
-    a long string is cut before it is quoted, and containers are shown through :mod:`reprlib`).
+    a long string is cut before it is quoted, and containers are shown through :mod:`reprlib`). ``quote=False``
+    shows a string as it is (another error's message, say).
 
     >>> shorten("R1 R2")
     "'R1 R2'"
     >>> shorten("Z" * 1000, 10)
     "'ZZZZZZZZZZ'... (1000 characters)"
+    >>> shorten("no such file", quote=False)
+    'no such file'
     >>> shorten(list(range(1000)))
     '[0, 1, 2, 3, 4, 5, ...]'
     """
     if isinstance(value, str):
+        show = repr if quote else str
         if len(value) <= limit:
-            return repr(value)
-        return f"{value[:limit]!r}... ({len(value)} characters)"
+            return show(value)
+        return f"{show(value[:limit])}... ({len(value)} characters)"
     import reprlib
 
     brief = reprlib.Repr()

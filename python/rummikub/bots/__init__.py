@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+import inspect
 import random
 from collections.abc import Callable
 from typing import Protocol, Union, runtime_checkable
@@ -141,8 +142,16 @@ def get_bot(name: str, seed: int | None = None) -> BotLike:
         module_name, _, attr = name.partition(":")
         try:
             factory = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise RummikubError(f"bot {shorten(name)} cannot be loaded: {exc}") from None
+        except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
+            raise RummikubError(f"bot {shorten(name)} cannot be loaded: {shorten(str(exc), quote=False)}") from None
+        if not callable(factory):
+            raise RummikubError(f"bot {shorten(name)} is not a class or factory: {shorten(factory)}")
+        try:
+            inspect.signature(factory).bind(seed)
+        except TypeError:
+            raise RummikubError(f"bot {shorten(name)} must take the seed: it is called as {attr}(seed)") from None
+        except ValueError:  # no signature to read (a builtin): the call itself says
+            pass
         bot = factory(seed)
         if not isinstance(bot, BotLike):
             raise RummikubError(f"bot {shorten(name)} has no choose(view) method")

@@ -95,7 +95,7 @@ def load_record_json(text: str) -> Any:
         raise InvalidRecordError(f"not a record: JSON nested too deep to read ({shorten(text, 40)})",
                                  "format") from None
     except (TypeError, ValueError) as exc:
-        raise InvalidRecordError(f"not JSON: {shorten(str(exc))}", "format") from None
+        raise InvalidRecordError(f"not JSON: {shorten(str(exc), quote=False)}", "format") from None
 
 
 def _index(value: object, field: str, count: int) -> int:

@@ -226,7 +226,7 @@ class PlayerView:
         try:
             outcome = None if outcome_data is None else Outcome.from_dict(outcome_data)
         except (KeyError, TypeError, ValueError, AssertionError, RecursionError) as exc:
-            raise InvalidNotationError(f"observation outcome {shorten(outcome_data)}: {shorten(str(exc))}") from None
+            raise InvalidNotationError(f"observation outcome {shorten(outcome_data)}: {shorten(str(exc), quote=False)}") from None
         return cls(
             player=player, players=players, rules=rules, rack=rack, table=table, table_text=table_text,
             rack_sizes=tuple(integer("rack_sizes", s) for s in sizes),
@@ -244,7 +244,7 @@ class PlayerView:
             raise InvalidNotationError(f"an observation must be JSON: nested too deep to read "
                                        f"({shorten(text, 40)})") from None
         except (TypeError, ValueError) as exc:
-            raise InvalidNotationError(f"an observation must be JSON: {shorten(str(exc))}") from None
+            raise InvalidNotationError(f"an observation must be JSON: {shorten(str(exc), quote=False)}") from None
         return cls.from_dict(data)
 
     def __reduce__(self) -> tuple[Any, ...]:
