@@ -51,6 +51,8 @@ class Match:
                                 f"{base.min_players}..{base.max_players}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         self.rules = base
         self.players = players
         self.rounds = rounds

@@ -308,3 +308,22 @@ def test_arena_jobs_are_capped() -> None:
     assert result.games_digest() == run_arena(["easy", "easy"], games=2, seed=1, jobs=1).games_digest()
     done = _arena("--games", "2", "--players", "easy,easy", "--jobs", "100000")
     assert done.returncode == 0 and "jobs 100000 capped" in done.stdout
+
+
+def test_match_and_public_records_check_their_ints() -> None:
+    from rummikub.match import Match
+    from rummikub.replay import replay_lines
+
+    with pytest.raises(RummikubError, match="seed must be an int, got True"):
+        Match(2, seed=True)  # type: ignore[arg-type]
+    public = _game().public_record()
+    for players in (10**12, True, 2.0):
+        with pytest.raises(InvalidRecordError, match="players"):
+            list(replay_lines(dict(public, players=players)))
+    bad = json.loads(json.dumps(public))
+    bad["events"][0]["count"] = "x"
+    with pytest.raises(InvalidRecordError, match="a draw of 'x' tiles"):
+        list(replay_lines(bad))
+    bad["events"][0] = dict(bad["events"][0], player=True, count=1)
+    with pytest.raises(InvalidRecordError, match="not an event of this game"):
+        list(replay_lines(bad))
