@@ -19,7 +19,7 @@ import random
 import sys
 from typing import Any, Callable
 
-import atheris
+import atheris  # type: ignore[import-untyped]
 
 with atheris.instrument_imports(include=["rummikub"]):
     import rummikub  # noqa: F401 - instrumented for coverage
@@ -51,7 +51,7 @@ def records(data: bytes) -> None:
 
 def actions(data: bytes) -> None:
     src = gen.BytesSource(atheris.FuzzedDataProvider(data))
-    game, clock = gen.random_game(src, src.int(0, 20))
+    game, clock = gen.random_game(src, src.integer(0, 20))
     for _ in range(8):
         if game.is_over:
             break

@@ -36,7 +36,7 @@ PRESETS = ["standard", "classic", "pressman-2015", "digital", "sabra", "large"]
 class Source(Protocol):
     """Where a generator takes its choices from."""
 
-    def int(self, lo: int, hi: int) -> int:
+    def integer(self, lo: int, hi: int) -> int:
         """An int in ``lo..hi`` (both included)."""
 
     def text(self, max_len: int) -> str:
@@ -49,7 +49,7 @@ class RandomSource:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def int(self, lo: int, hi: int) -> int:
+    def integer(self, lo: int, hi: int) -> int:
         return self.rng.randint(lo, hi)
 
     def text(self, max_len: int) -> str:
@@ -66,7 +66,7 @@ class HypothesisSource:
 
         self.data, self.st = data, st
 
-    def int(self, lo: int, hi: int) -> int:
+    def integer(self, lo: int, hi: int) -> int:
         return int(self.data.draw(self.st.integers(lo, hi)))
 
     def text(self, max_len: int) -> str:
@@ -79,7 +79,7 @@ class BytesSource:
     def __init__(self, provider: Any) -> None:
         self.fdp = provider
 
-    def int(self, lo: int, hi: int) -> int:
+    def integer(self, lo: int, hi: int) -> int:
         return int(self.fdp.ConsumeIntInRange(lo, hi))
 
     def text(self, max_len: int) -> str:
@@ -87,11 +87,11 @@ class BytesSource:
 
 
 def pick(src: Source, items: Sequence[T]) -> T:
-    return items[src.int(0, len(items) - 1)]
+    return items[src.integer(0, len(items) - 1)]
 
 
 def chance(src: Source, percent: int) -> bool:
-    return src.int(0, 99) < percent
+    return src.integer(0, 99) < percent
 
 
 # ---- notation ------------------------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def notation(src: Source) -> str:
     """Text near the notation: fragments of tiles, sets, tables and actions; now and then any text."""
     if chance(src, 10):
         return src.text(40)
-    return "".join(pick(src, _FRAGMENTS) for _ in range(src.int(0, 14)))
+    return "".join(pick(src, _FRAGMENTS) for _ in range(src.integer(0, 14)))
 
 
 def check_parsers(text: str, rules: RuleSet) -> None:
@@ -160,15 +160,15 @@ def mutate_record(src: Source, record: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``record`` with one to four random edits: a value replaced (by junk, a neighbouring int, a
     tile string changed), a key deleted, an event dropped, duplicated or moved."""
     out: dict[str, Any] = json.loads(json.dumps(record))
-    for _ in range(src.int(1, 4)):
+    for _ in range(src.integer(1, 4)):
         events = out.get("events")
-        kind = src.int(0, 5)
+        kind = src.integer(0, 5)
         if kind == 0 and isinstance(events, list) and events:
-            del events[src.int(0, len(events) - 1)]
+            del events[src.integer(0, len(events) - 1)]
             continue
         if kind == 1 and isinstance(events, list) and events:
-            i = src.int(0, len(events) - 1)
-            events.insert(src.int(0, len(events)), json.loads(json.dumps(events[i])))
+            i = src.integer(0, len(events) - 1)
+            events.insert(src.integer(0, len(events)), json.loads(json.dumps(events[i])))
             continue
         paths = [p for p in _paths(out) if p]
         if not paths:
@@ -182,7 +182,7 @@ def mutate_record(src: Source, record: dict[str, Any]) -> dict[str, Any]:
             parent[key] = old + pick(src, [-1, 1, -2**40, 2**40])
         elif kind == 4 and isinstance(old, str) and old:
             pieces = old.split(" ")
-            pieces[src.int(0, len(pieces) - 1)] = pick(src, ["R1", "J", "K13", "O7", "B14", "", "|", "R1 R1"])
+            pieces[src.integer(0, len(pieces) - 1)] = pick(src, ["R1", "J", "K13", "O7", "B14", "", "|", "R1 R1"])
             parent[key] = " ".join(pieces)
         else:
             parent[key] = pick(src, _JUNK)
@@ -206,7 +206,7 @@ def check_record(record: dict[str, Any]) -> None:
 
 def sample_record(src: Source) -> dict[str, Any]:
     """The record of a short random game (a few plays, draws, and with a clock, timeouts)."""
-    game, _ = random_game(src, turns=src.int(0, 30))
+    game, _ = random_game(src, turns=src.integer(0, 30))
     return game.record
 
 
@@ -228,7 +228,7 @@ def random_game(src: Source, turns: int) -> tuple[Game, FakeClock]:
     preset = pick(src, PRESETS)
     rules = RuleSet.preset(preset)
     clock = FakeClock()
-    game = Game.new(src.int(rules.min_players, min(rules.max_players, 4)), preset=preset, seed=src.int(0, 2**32),
+    game = Game.new(src.integer(rules.min_players, min(rules.max_players, 4)), preset=preset, seed=src.integer(0, 2**32),
                     clock=clock)
     for _ in range(turns):
         if game.is_over:
@@ -255,35 +255,35 @@ def random_game(src: Source, turns: int) -> tuple[Game, FakeClock]:
 def random_action_text(src: Source, game: Game) -> str:
     """A play built from the table's sets and the mover's rack, edited at random (most are illegal), or a
     draw/pass, or notation junk."""
-    kind = src.int(0, 9)
+    kind = src.integer(0, 9)
     if kind == 0:
         return pick(src, ["draw", "pass"])
     if kind == 1:
         return notation(src)
     sets = [list(map(str, m.tiles)) for m in game.table]
     rack = list(map(str, game.rack(game.current_player)))
-    for _ in range(src.int(0, 5)):
-        edit = src.int(0, 5)
+    for _ in range(src.integer(0, 5)):
+        edit = src.integer(0, 5)
         if edit == 0 and rack:  # a rack tile into a set or a new set
-            tile = rack.pop(src.int(0, len(rack) - 1))
+            tile = rack.pop(src.integer(0, len(rack) - 1))
             if sets and chance(src, 70):
-                target = sets[src.int(0, len(sets) - 1)]
-                target.insert(src.int(0, len(target)), tile)
+                target = sets[src.integer(0, len(sets) - 1)]
+                target.insert(src.integer(0, len(target)), tile)
             else:
                 sets.append([tile])
         elif edit == 1 and sets:  # a set dropped
-            del sets[src.int(0, len(sets) - 1)]
+            del sets[src.integer(0, len(sets) - 1)]
         elif edit == 2 and sets:  # a tile moved between sets
-            a = sets[src.int(0, len(sets) - 1)]
+            a = sets[src.integer(0, len(sets) - 1)]
             if a:
-                tile = a.pop(src.int(0, len(a) - 1))
-                sets[src.int(0, len(sets) - 1)].append(tile)
+                tile = a.pop(src.integer(0, len(a) - 1))
+                sets[src.integer(0, len(sets) - 1)].append(tile)
         elif edit == 3 and sets:  # a set split
-            i = src.int(0, len(sets) - 1)
-            cut = src.int(0, len(sets[i]))
+            i = src.integer(0, len(sets) - 1)
+            cut = src.integer(0, len(sets[i]))
             sets[i:i + 1] = [sets[i][:cut], sets[i][cut:]]
         elif edit == 4:  # a tile from nowhere
-            sets.append([pick(src, ["R1", "J", "K13", "B7", "O9"]) for _ in range(src.int(1, 4))])
+            sets.append([pick(src, ["R1", "J", "K13", "B7", "O9"]) for _ in range(src.integer(1, 4))])
         elif edit == 5 and rack and len(rack) >= 3:  # three rack tiles as a new set
             sets.append([rack.pop(0) for _ in range(3)])
     return "play " + " | ".join(" ".join(s) for s in sets if s or chance(src, 10))
@@ -354,8 +354,8 @@ def core_value(src: Source, kind: str, name: str, core: Any) -> Any:
         except (TypeError, ValueError):
             return None
     if "TileSet" in kind:
-        codes = [pick(src, [0, 1, 2, 12, 13, 16, 17, 20, 48, 60, 63, 64]) if chance(src, 70) else src.int(-2, 70)
-                 for _ in range(src.int(0, 12))]
+        codes = [pick(src, [0, 1, 2, 12, 13, 16, 17, 20, 48, 60, 63, 64]) if chance(src, 70) else src.integer(-2, 70)
+                 for _ in range(src.integer(0, 12))]
         try:
             return core.TileSet(codes)
         except (TypeError, ValueError):
@@ -363,27 +363,27 @@ def core_value(src: Source, kind: str, name: str, core: Any) -> Any:
     for enum_name in ("MeldKind", "Objective", "JokerPolicy"):
         if enum_name in kind:
             members = list(getattr(core, enum_name).__members__.values())
-            return pick(src, members) if chance(src, 80) else src.int(-3, 12)
+            return pick(src, members) if chance(src, 80) else src.integer(-3, 12)
     if "Meld" in kind:
         try:
-            return core.meld_of_code(src.int(0, 2**20))
+            return core.meld_of_code(src.integer(0, 2**20))
         except (TypeError, ValueError):
             return None
     if "ArrayLike" in kind or "NDArray" in kind:
-        rows = src.int(0, 3)
+        rows = src.integer(0, 3)
         width = pick(src, [65, 65, 65, 64, 1])
         if "bool" in kind:
             return np.array([chance(src, 50) for _ in range(pick(src, [rows, rows, rows + 1]))], dtype=bool)
         arr = np.zeros((rows, width), dtype=pick(src, [np.int64, np.int64, np.int32, np.float64, np.uint8]))
-        for _ in range(src.int(0, 8)):
+        for _ in range(src.integer(0, 8)):
             if rows:
-                arr[src.int(0, rows - 1), src.int(0, width - 1)] = src.int(0, 4)
+                arr[src.integer(0, rows - 1), src.integer(0, width - 1)] = src.integer(0, 4)
         return arr
     if "Sequence" in kind:
-        return [src.int(0, 2**21) if chance(src, 70) else pick(src, _INTS) for _ in range(src.int(0, 4))]
+        return [src.integer(0, 2**21) if chance(src, 70) else pick(src, _INTS) for _ in range(src.integer(0, 4))]
     if "bool" in kind:
         return chance(src, 50)
-    return pick(src, _INTS) if chance(src, 60) else src.int(-5, 70)
+    return pick(src, _INTS) if chance(src, 60) else src.integer(-5, 70)
 
 
 def core_call(src: Source, core: Any) -> tuple[str, Callable[[], Any]]:
@@ -392,7 +392,7 @@ def core_call(src: Source, core: Any) -> tuple[str, Callable[[], Any]]:
     functions = sorted(n for n in dir(core) if not n.startswith("_") and callable(getattr(core, n))
                        and type(getattr(core, n)).__name__ == "builtin_function_or_method")
     classes = sorted(n for n in dir(core) if not n.startswith("_") and isinstance(getattr(core, n), type))
-    kind = src.int(0, 9)
+    kind = src.integer(0, 9)
     if kind <= 4 and functions:
         fname = pick(src, functions)
         fn = getattr(core, fname)

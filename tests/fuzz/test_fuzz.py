@@ -72,7 +72,7 @@ def test_unmutated_records_round_trip() -> None:
 @given(st.data())
 def test_random_actions_refused_change_nothing(data: st.DataObject) -> None:
     src = gen.HypothesisSource(data)
-    game, clock = gen.random_game(src, src.int(0, 25))
+    game, clock = gen.random_game(src, src.integer(0, 25))
     for _ in range(12):
         if game.is_over:
             break
@@ -97,7 +97,7 @@ def test_the_action_fuzzer_exercises_both_outcomes() -> None:
     src = gen.RandomSource(random.Random(11))
     accepted = refused = 0
     for _ in range(12):
-        game, clock = gen.random_game(src, src.int(0, 20))
+        game, clock = gen.random_game(src, src.integer(0, 20))
         for _ in range(15):
             if game.is_over:
                 break
