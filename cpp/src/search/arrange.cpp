@@ -4,6 +4,7 @@
 
 namespace rummikub::search {
 
+// Finds one legal end of a table-only input depth first (see programme.h).
 void Programme::run_depth_first() {
   assert(in_.table_only);
   const int C = in_.p.colours;
@@ -79,6 +80,7 @@ void Programme::run_depth_first() {
   if (held >= (size_t{1} << 18)) std::vector<Layer>().swap(dead_ends);
 }
 
+// Starts the children of x in colour step (n, c) of a table-only input: no choice made yet.
 RUMMIKUB_INLINE_ONCE void Programme::table_begin(const Node& x, int n, int c, TableCursor& k) const {
   k = TableCursor{};
   k.ga_most = std::min<int>(in_.table[c][n], in_.group_possible[n] ? 7 : 0);
@@ -90,6 +92,7 @@ RUMMIKUB_INLINE_ONCE void Programme::table_begin(const Node& x, int n, int c, Ta
   promised_before(k.g, c, k.members_before, k.most_before);
 }
 
+// Makes the next child of x into `child`, as colour_step would order it; returns false when none is left.
 RUMMIKUB_INLINE_ONCE bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const {
   while (true) {
     while (k.ti < k.tend) {
@@ -124,6 +127,7 @@ RUMMIKUB_INLINE_ONCE bool Programme::table_next(const Node& x, int n, int c, Tab
 
 namespace rummikub {
 
+// Partitions all of `tiles` into valid melds (search.h).
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats) {
   search::SearchScratch& scratch = search::thread_scratch();
   scratch.trim();

@@ -144,6 +144,7 @@ using search::Input;
 using search::position_inputs;
 using search::position_ok;
 
+// Finds the best legal play of a position (search.h).
 bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
            Objective objective, PlayResult& out, SearchStats* stats, size_t node_limit) {
   TileSet table_tiles;
@@ -156,6 +157,7 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
   return best_of(inputs, table, untouched, out, scratch, stats, node_limit);
 }
 
+// Finds the best play when the table is known only as a multiset (search.h).
 bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
                  Objective objective, PlayResult& out, SearchStats* stats, size_t node_limit) {
   search::SearchScratch& scratch = search::thread_scratch();

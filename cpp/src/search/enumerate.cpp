@@ -29,6 +29,7 @@ struct PlayEnumeration::Impl {
   std::vector<Where> where;
   size_t unbuilt = 0;
 
+  // Lets the programmes go (their layers to the calling thread's scratch).
   ~Impl() { release(); }
   // Builds play i (its table and value) if it is not built yet.
   void build(size_t i) {
@@ -55,13 +56,17 @@ PlayEnumeration::PlayEnumeration(std::unique_ptr<Impl> impl) : impl_(std::move(i
 PlayEnumeration::PlayEnumeration(PlayEnumeration&&) noexcept = default;
 PlayEnumeration& PlayEnumeration::operator=(PlayEnumeration&&) noexcept = default;
 PlayEnumeration::~PlayEnumeration() = default;
+// Returns the number of plays.
 std::size_t PlayEnumeration::size() const { return impl_ ? impl_->plays.size() : 0; }
+// Returns the rack tiles play i places.
 const TileSet& PlayEnumeration::played(std::size_t i) const { return impl_->plays[i].played; }
+// Returns play i, building its table and value on first request.
 const PlayResult& PlayEnumeration::at(std::size_t i) {
   impl_->build(i);
   return impl_->plays[i];
 }
 
+// Lists every distinct legal play of a position (search.h).
 PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
                       PlayEnumeration& result, SearchStats* stats, size_t node_limit) {
   using namespace search;

@@ -47,7 +47,8 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
           if (size < std::max(3, m.min_len) || size > colours) continue;
           grp.jokers = a;
           stack[depth++] = grp;
-          const bool stop = self(self, left - a, uncovered + (m.retrieval_rule ? meld_uncovered(a, rack, m.rack_needed) : 0));
+          const int more = m.retrieval_rule ? meld_uncovered(a, rack, m.rack_needed) : 0;
+          const bool stop = self(self, left - a, uncovered + more);
           --depth;
           if (stop) return true;
         }

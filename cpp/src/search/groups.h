@@ -37,6 +37,7 @@ struct GroupsMemo {
     int value = 0;
   };
   std::vector<Entry> entries = std::vector<Entry>(size_t{1} << 12);
+  // Returns the entry a key maps to (its own or another key's).
   Entry& slot(uint64_t key) { return entries[static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 52)]; }
 };
 

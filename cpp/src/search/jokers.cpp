@@ -68,7 +68,8 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     for (int t = 0; t < kCodes && ok; ++t) {
       if (need[t] == 0) continue;
       const int c = tile_colour(t), n = tile_number(t);
-      const int from_rack = rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - in.table[c][n]);
+      const int from_rack =
+          rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - in.table[c][n]);
       if (from_rack > in.rack[c][n]) ok = false;
       in.rack_min[c][n] = static_cast<uint8_t>(std::max<int>(in.rack_min[c][n], from_rack));
     }
@@ -78,10 +79,10 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       in.mode.rack_needed = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
       finish_mode(in);
       // Skip inputs equal to one already listed (different readings can coincide).
-      const auto* vt = reinterpret_cast<const uint8_t*>(in.staying);
-      const auto* rmin = reinterpret_cast<const uint8_t*>(in.rack_min);
-      std::vector<uint8_t> sig(vt, vt + sizeof in.staying);
-      sig.insert(sig.end(), rmin, rmin + sizeof in.rack_min);
+      const auto* staying = reinterpret_cast<const uint8_t*>(in.staying);
+      const auto* rack_min = reinterpret_cast<const uint8_t*>(in.rack_min);
+      std::vector<uint8_t> sig(staying, staying + sizeof in.staying);
+      sig.insert(sig.end(), rack_min, rack_min + sizeof in.rack_min);
       sig.push_back(static_cast<uint8_t>(in.table_jokers));
       if (std::find(seen.begin(), seen.end(), sig) == seen.end()) {
         seen.push_back(sig);

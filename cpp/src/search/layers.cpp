@@ -3,6 +3,7 @@
 
 namespace rummikub::search {
 
+// Returns true when a colour's runs a can do whatever its runs b can (see layers.h).
 bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
   uint8_t da[8], db[8];
   const int ka = unpack_runs(a, da), kb = unpack_runs(b, db);
@@ -44,6 +45,7 @@ bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
   return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
 }
 
+// Returns true when node a can do whatever node b can (given the same counts, groups and mask).
 bool Programme::dominates(const Node& a, const Node& b) const {
   for (int c = 0; c < in_.p.colours; ++c) {
     const uint64_t x = a.s.runs[c], y = b.s.runs[c];
@@ -52,6 +54,7 @@ bool Programme::dominates(const Node& a, const Node& b) const {
   return true;
 }
 
+// Marks dead the nodes of a layer that another node of the layer dominates.
 void Programme::prune_dominated(Layer& layer) const {
   // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
   // used, has runs that can do whatever its runs can in every colour (runs_cover): whatever the weaker node can

@@ -20,20 +20,27 @@ struct State {
   uint64_t misc;  // bits 0-35 groups promised, 36-38 free jokers placed, 39-41 uncovered jokers of closed melds,
                   // 42-51 value, 52 settled fully (see extend_run)
   bool operator==(const State& o) const {
-    return runs[0] == o.runs[0] && runs[1] == o.runs[1] && runs[2] == o.runs[2] && runs[3] == o.runs[3] && mask == o.mask &&
-           misc == o.misc;
+    return runs[0] == o.runs[0] && runs[1] == o.runs[1] && runs[2] == o.runs[2] && runs[3] == o.runs[3] &&
+           mask == o.mask && misc == o.misc;
   }
 };
 constexpr uint64_t kPromisedBits = (1ULL << 36) - 1;
+// Returns the free jokers placed so far.
 inline int jokers_placed(const State& s) { return static_cast<int>((s.misc >> 36) & 7); }
+// Returns the uncovered jokers of the melds closed so far (see run_words.h).
 inline int closed_uncovered(const State& s) { return static_cast<int>((s.misc >> 39) & 7); }
+// Returns the opening value reached (capped at the threshold).
 inline int opening_value(const State& s) { return static_cast<int>((s.misc >> 42) & 1023); }
+// Returns true when the runs are settled fully (see run_words.h).
 inline bool is_settled(const State& s) { return (s.misc >> 52) & 1; }
+// Returns the counts word: the groups of `misc` with these counts.
 inline uint64_t with_counts(uint64_t misc, int placed, int uncovered, int v, bool settled) {
   return (misc & kPromisedBits) | static_cast<uint64_t>(placed) << 36 | static_cast<uint64_t>(uncovered) << 39 |
          static_cast<uint64_t>(std::min(v, 1023)) << 42 | static_cast<uint64_t>(settled) << 52;
 }
 
+// A node of a layer: a state, the best score that reaches it, and how (its parent in the layer before and the
+// step's choices), which rebuild() walks back.
 struct Node {
   State s;
   int64_t score;
@@ -56,9 +63,11 @@ struct Node {
 struct RunsSummary {
   uint64_t w[2] = {0, 0};
   RunsSummary() = default;
+  // Summarises the runs of a state (L: the minimum length).
   RunsSummary(const State& s, int colours, int L) {
     for (int c = 0; c < colours; ++c) add(s.runs[c], c, L);
   }
+  // Adds the runs x of colour c to the summary.
   void add(uint64_t x, int c, int L) {
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
     // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
@@ -95,6 +104,7 @@ struct Layer {
   std::vector<RunsSummary> summary;
   size_t bucketed = 0;
 
+  // Empties the layer for about `expect` nodes.
   void reset(size_t expect) {
     fresh = false;
     pending = INT64_MIN;
@@ -106,6 +116,7 @@ struct Layer {
     index.assign(cap, -1);
     mask = cap - 1;
   }
+  // Returns the hash of a state, for the index.
   static size_t hash(const State& s) {
     uint64_t h = s.misc * 0x9E3779B97F4A7C15ULL;
     for (uint64_t x : s.runs) h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
@@ -160,6 +171,7 @@ struct Layer {
     bucketed = K;
     return first;
   }
+  // Links node i into its bucket.
   void link(size_t i) {
     const size_t wrap = bucket_head.size() - 1;
     const State& s = nodes[i].s;
@@ -173,6 +185,7 @@ struct Layer {
     bucket_head[at] = static_cast<int32_t>(i);
     bucket_of[i] = static_cast<uint32_t>(at);
   }
+  // Doubles the index.
   void grow() {
     index.assign(index.size() * 2, -1);
     mask = index.size() - 1;
@@ -189,7 +202,8 @@ struct Layer {
 // jokers uncovered (extend_run).
 inline bool run_covers(uint8_t a, uint8_t b) {
   const int qa = run_code(a), qb = run_code(b);
-  return run_length(a) >= run_length(b) && run_numbered(a) >= run_numbered(b) && run_led(a) <= run_led(b) && kRackOfCode[qa] >= kRackOfCode[qb] &&
+  return run_length(a) >= run_length(b) && run_numbered(a) >= run_numbered(b) && run_led(a) <= run_led(b) &&
+         kRackOfCode[qa] >= kRackOfCode[qb] &&
          kHeldOfCode[qa] - kRackOfCode[qa] <= kHeldOfCode[qb] - kRackOfCode[qb];
 }
 // Returns true when a colour's runs a can do whatever its runs b can: each run of b has its own run of a that
@@ -199,7 +213,7 @@ inline bool run_covers(uint8_t a, uint8_t b) {
 // that takes every run of b and one that takes every run of a that cannot end make one that takes both.
 bool runs_cover(uint64_t a, uint64_t b, const Mode& m);
 
-// The answers of runs_cover (each thread its own): a direct-mapped cache, as GroupsMemo. The words a search
+// The answers of runs_cover (each scratch its own): a direct-mapped cache, as GroupsMemo. The words a search
 // compares recur within a search and across searches.
 struct CoverMemo {
   struct Entry {
@@ -209,6 +223,7 @@ struct CoverMemo {
   };
   static constexpr size_t kSize = 2048;
   std::vector<Entry> entries = std::vector<Entry>(kSize);
+  // Returns runs_cover(a, b, m), remembered.
   bool covers(uint64_t a, uint64_t b, const Mode& m) {
     const uint32_t id = m.id() + 1;
     uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;

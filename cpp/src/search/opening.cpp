@@ -143,7 +143,8 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
       best_key = key;
       best = chosen;
     }
-    if (key + left_weight + jokers * joker_weight_max <= best_key || value + left_value + jokers * N < in.threshold) return;
+    if (key + left_weight + jokers * joker_weight_max <= best_key) return;
+    if (value + left_value + jokers * N < in.threshold) return;
     int c = 0;
     while (c < kMaxColours && left.w[c] == 0) ++c;
     if (c == kMaxColours) return;

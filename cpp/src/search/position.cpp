@@ -11,7 +11,9 @@ void prepare(Input& in) {
   const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len;
   const int J = in.rack_jokers + in.table_jokers;
   for (int c = 0; c < C; ++c) {
-    for (int n = 1; n <= N; ++n) in.avail[c][n] = static_cast<uint8_t>(in.table[c][n] + in.staying[c][n] + in.rack[c][n]);
+    for (int n = 1; n <= N; ++n) {
+      in.avail[c][n] = static_cast<uint8_t>(in.table[c][n] + in.staying[c][n] + in.rack[c][n]);
+    }
   }
   // Does a tile (c, n) fit some meld with `jokers` free jokers, the other slots taken by tiles available?
   auto fits_with = [&](int c, int n, int jokers) {
@@ -152,6 +154,7 @@ void prepare(Input& in) {
 }
 
 
+// Sets the objective's weights of rack tiles and rack jokers, by number.
 void set_weights(Input& in, Objective obj, int joker_penalty) {
   for (int64_t n = 0; n < kByNumber; ++n) {
     switch (obj) {
@@ -169,12 +172,14 @@ void set_weights(Input& in, Objective obj, int joker_penalty) {
   }
 }
 
+// Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p) {
   for (int c = 0; c < p.colours; ++c) {
     for (int n = 1; n <= p.numbers; ++n) dst[c][n] = static_cast<uint8_t>(dst[c][n] + s.at(c, n));
   }
 }
 
+// Sets how runs are described (Mode) from the input's jokers and rules.
 void finish_mode(Input& in) {
   int vtot = 0;
   for (int c = 0; c < in.p.colours; ++c) {
@@ -186,6 +191,7 @@ void finish_mode(Input& in) {
   in.mode.strict = in.mode.retrieval_rule && in.rack_jokers == 0;
 }
 
+// Keys the input's states by the rack tiles used: each copy of a rack tile gets a bit.
 void set_usage(Input& in, const TileSet& rack) {
   in.usage = true;
   int bit = 0;
@@ -197,6 +203,7 @@ void set_usage(Input& in, const TileSet& rack) {
   }
 }
 
+// Adds up the table's tiles into `tiles`; returns false when a meld is not valid or the tiles do not fit.
 bool table_ok(const std::vector<Meld>& table, const Params& p, TileSet& tiles) {
   for (const Meld& m : table) {
     if (check_meld(m, p) != MeldError::Ok) return false;
@@ -218,6 +225,7 @@ Input opening_input(const TileSet& rack, const SearchRules& rules) {
   return in;
 }
 
+// Returns true when table, rack and rules make a position the search takes (table_tiles: the table's tiles).
 bool position_ok(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, TileSet& table_tiles) {
   if (!search_supported(rules.p)) return false;
   if (!table_ok(table, rules.p, table_tiles)) return false;
@@ -227,9 +235,9 @@ bool position_ok(const std::vector<Meld>& table, const TileSet& rack, const Sear
 
 }  // namespace rummikub::search
 
-// Returns true when the parameters are within what the search handles.
 namespace rummikub {
 
+// Returns true when the parameters are within what the search handles (search.h).
 bool search_supported(const Params& p) {
   return params_ok(p) && p.copies <= 3 && p.jokers <= 4 && p.min_len <= 7;
 }

@@ -40,6 +40,7 @@ class Programme {
   Programme(Programme&&) = default;
   Programme(const Programme&) = delete;
   Programme& operator=(const Programme&) = delete;
+  // Returns the layers to the scratch, unless they are large.
   ~Programme() {
     // Keep at most a few small sets of layers: a large programme's memory goes back to the system.
     size_t held = 0;
@@ -71,6 +72,7 @@ class Programme {
     return out;
   }
 
+  // Returns node i of the last layer.
   const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
   // Returns the nodes the layers hold.
   size_t held() const {
@@ -89,6 +91,7 @@ class Programme {
     guide_mode_ = true;
     moves_.assign(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)), {});
   }
+  // Flags the states of a guide from which a legal end can be reached (after run()).
   void mark_alive();
   // Returns true when the guide has a legal end at all.
   bool any_alive() const { return !alive_.empty() && !alive_[0].empty() && alive_[0][0] != 0; }
@@ -121,6 +124,7 @@ class Programme {
     // The retrieval rule: enough free jokers can be the retrieved ones (see extend_run; settled runs count none).
     return !in_.mode.retrieval_rule || placed - closed_uncovered(x.s) - open >= in_.table_jokers;
   }
+  // Moves colour c's runs through the tiles of number n: layer `from` to layer `to`.
   void colour_step(Layer& from, Layer& to, int n, int c) {
     if (in_.rack_jokers + in_.table_jokers == 0) {
       colour_step<false>(from, to, n, c);
@@ -143,6 +147,7 @@ class Programme {
     uint64_t g = 0, misc = 0;
     uint32_t info = 0;
   };
+  // Starts the children of x in colour step (n, c): no choice made yet.
   void table_begin(const Node& x, int n, int c, TableCursor& k) const;
   // Makes the next child of x; returns false when there is none left.
   bool table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const;
@@ -217,7 +222,8 @@ class Programme {
     Node z = carried(x, parent);
     z.score = score;
     z.info = static_cast<uint32_t>(y);
-    z.s.misc = with_counts(0, placed + y, uncovered, std::min(in_.threshold, opening_value(x.s) + n * rack_jokers(placed, y)),
+    z.s.misc = with_counts(0, placed + y, uncovered,
+                           std::min(in_.threshold, opening_value(x.s) + n * rack_jokers(placed, y)),
                            is_settled(x.s));
     settle_state(z.s);
     return z;
@@ -254,6 +260,7 @@ class Programme {
   // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
   // child (bound, opening value, joker lookahead); returns false when x does not pass them.
   bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
+  // Splits the tiles promised at number n into groups: layer `from` to layer `to`.
   void group_step(Layer& from, Layer& to, int n);
   // Offers to `to` (layer to_layer) the children that expand(x, idx, sink) passes to sink for each live node x
   // of `from`, keeping only viable ones and recording the moves of a guide.
@@ -289,11 +296,13 @@ class Programme {
     bool last, two_left;  // n is the last number; n + 2 is a number
     int avail1, avail2, gaps;
   };
+  // Returns what joker_deficit reads of the input at (c, n).
   DeficitAt deficit_at(int c, int n) const {
     const int N = in_.p.numbers;
     return DeficitAt{n == N, n + 2 <= N, n < N ? in_.avail[c][n + 1] : 0, n + 2 <= N ? in_.avail[c][n + 2] : 0,
                      in_.gaps_after[c][n]};
   }
+  // (The same, given what it reads of the input.)
   static int joker_deficit(uint32_t needs, const DeficitAt& at);
   // What a colour step at one sweep position reads of the input, made on the step's first node that is not
   // idle and kept for the programme's later passes (a pass at a lower floor expands few nodes per step).
@@ -301,6 +310,7 @@ class Programme {
     DeficitAt deficit_here;
     const ChoiceList* groups;  // the ways to promise the tile to groups
   };
+  // Returns the plan of colour step (n, c), made on first use.
   const StepPlan& step_plan(int n, int c);
 
   // Returns true when a layer has nothing to expand at this pass: no node is new or improved since its last
@@ -342,6 +352,7 @@ class Programme {
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
 };
 
+// Returns the fewest jokers runs with these needs still need (255: they cannot be finished).
 inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
   constexpr int kNever = 255;
   if (at.last) return (needs & 0xFF) != 0 ? kNever : 0;
@@ -354,6 +365,7 @@ inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
   return (needs >> 28) & 1 ? std::max(near, at.gaps) : near;
 }
 
+// Carries x through an idle colour step into y (see above); returns false when x does not pass the checks.
 inline bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
   const int C = in_.p.colours, pos = (n - 1) * C + c;
   const int placed = jokers_placed(x.s);

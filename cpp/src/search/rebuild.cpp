@@ -38,6 +38,7 @@ static const std::vector<GroupBuild>& group_build(SearchScratch& scratch, uint64
   return memo.emplace(key, std::move(groups)).first->second;
 }
 
+// Rebuilds the melds of a final node, and its played tiles and value (see programme.h).
 void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value, const Mode* mode,
                         int* uncovered) const {
   // Walk back to collect the node of every layer on the path.
@@ -50,8 +51,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
   const int N = in_.p.numbers, C = in_.p.colours;
   RunList runs[kMaxColours];
   value = 0;
-  // value(P): P's numbered tiles, plus P's jokers (every free joker but the table's table_jokers) at the highest numbers
-  // any free joker stands for.
+  // value(P): P's numbered tiles, plus P's jokers (every free joker but the table's table_jokers) at the highest
+  // numbers any free joker stands for.
   int free_slots[2 * kMaxJokers];
   int nfree = 0;
   if (uncovered != nullptr) *uncovered = 0;
@@ -102,7 +103,10 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     for (int c = 0; c < C; ++c, ++li) {
       const Node& x = *path[li];
       // Nothing placed, no run open, nothing to settle: the step changes nothing (most steps of a play).
-      if (x.info == 0 && runs[c].size == 0 && in_.table[c][n] == 0 && in_.staying[c][n] == 0 && !in_.mode.retrieval_rule) continue;
+      if (x.info == 0 && runs[c].size == 0 && in_.table[c][n] == 0 && in_.staying[c][n] == 0 &&
+          !in_.mode.retrieval_rule) {
+        continue;
+      }
       const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
       int rem[kSlots] = {in_.table[c][n] - ga, in_.staying[c][n] - gv, b - gb, static_cast<int>(x.info >> 16) & 15};
       // The runs that go on are compacted to the front in place (their order kept), then new runs follow.

@@ -17,6 +17,7 @@ namespace rummikub::search {
 // hold (the retrieval rule), never from a choice at each slot.
 enum Slot : int { kTableTile = 0, kStayingJoker = 1, kRackTile = 2, kFreeJoker = 3, kSlots = 4 };
 
+// The size of an array indexed by number (1..kMaxNumbers; index 0 unused).
 constexpr int kByNumber = kMaxNumbers + 1;
 
 // Returns true for slots that are numbered tiles.
@@ -43,7 +44,7 @@ struct Mode {
 // tiles with that joker moved past its end instead, where it stands for a higher number (so the
 // programme never needs it, and leaves it out).
 //
-// The retrieval rule (Mode::track_p) as capacities: a meld holding R rack tiles and F free jokers can take
+// The retrieval rule (Mode::retrieval_rule) as capacities: a meld holding R rack tiles and F free jokers can take
 // t = clamp(R + F - r, 0, F) retrieved jokers (its other free jokers are rack jokers, which count as rack
 // tiles), so min(F, max(0, r - R)) of its free jokers are "uncovered": they can only be rack jokers. A play is
 // legal when its free jokers less its melds' uncovered ones are at least the retrieved jokers. A run's bits 5-7
@@ -53,16 +54,24 @@ struct Mode {
 // are then settled fully (bits 5-7 cleared, and kept clear), so states that differ only there merge. Before
 // that, once no free joker is left to place, a run with none uncovered never will have one: those runs are
 // settled partly.
-// Returns the free jokers of a meld with `rack` rack tiles and `jokers` free jokers that can only be rack jokers.
-inline int meld_uncovered(int jokers, int rack, int r) { return std::min(jokers, std::max(0, r - rack)); }
+// Returns the free jokers of a meld with `rack` rack tiles and `jokers` free jokers that can only be rack jokers, when
+// such a meld needs `rack_needed` rack tiles.
+inline int meld_uncovered(int jokers, int rack, int rack_needed) {
+  return std::min(jokers, std::max(0, rack_needed - rack));
+}
 constexpr uint8_t kRackOfCode[8] = {0, 0, 1, 0, 1, 2, 0, 0};  // R of each code
 constexpr uint8_t kHeldOfCode[8] = {0, 1, 1, 2, 2, 2, 0, 0};  // s of each code
+// Returns a run's length so far (capped at the minimum length).
 inline int run_length(uint8_t d) { return d & 7; }
+// Returns true when a run holds a numbered tile.
 inline bool run_numbered(uint8_t d) { return (d >> 3) & 1; }
+// Returns true when a free joker leads a run.
 inline bool run_led(uint8_t d) { return (d >> 4) & 1; }
+// Returns a run's retrieval code (R and s, above).
 inline int run_code(uint8_t d) { return d >> 5; }
 // Returns the free jokers of a run that can only be rack jokers, as things stand.
 inline int run_uncovered(uint8_t d) { return kHeldOfCode[run_code(d)] - kRackOfCode[run_code(d)]; }
+// Returns the descriptor of a run.
 inline uint8_t make_run(int len, bool real, bool lead, int R, int s) {
   return static_cast<uint8_t>(len | (real ? 8 : 0) | (lead ? 16 : 0) | (s * (s + 1) / 2 + R) << 5);
 }
@@ -73,7 +82,8 @@ inline uint8_t extend_run(uint8_t d, int s, const Mode& m) {
   const bool real = m.track_real ? (run_numbered(d) || slot_real(s)) : true;
   const bool lead = d == 0 ? s == kFreeJoker : run_led(d);
   if (!m.retrieval_rule) return make_run(len, real, lead, 0, 0);
-  const int R = kRackOfCode[run_code(d)] + (s == kRackTile ? 1 : 0), S = kHeldOfCode[run_code(d)] + (s == kRackTile || s == kFreeJoker ? 1 : 0);
+  const int R = kRackOfCode[run_code(d)] + (s == kRackTile ? 1 : 0);
+  const int S = kHeldOfCode[run_code(d)] + (s == kRackTile || s == kFreeJoker ? 1 : 0);
   return make_run(len, real, lead, std::min(R, m.rack_needed), std::min(S, m.rack_needed));
 }
 
@@ -86,11 +96,13 @@ inline bool can_end_now(uint8_t d, const Mode& m) { return !run_led(d) && can_en
 
 // How far runs are settled (see above).
 enum Settle : int { kOpen = 0, kPartly = 1, kFully = 2 };
+// Returns a run settled as `how` says: its retrieval code cleared when settled fully, or partly with none uncovered.
 inline uint8_t settle(uint8_t d, int how) {
   return how == kFully || (how == kPartly && run_uncovered(d) == 0) ? static_cast<uint8_t>(d & 0x1F) : d;
 }
 
 // A colour's open runs: up to 8 descriptors, sorted descending, packed into a word (byte 0 largest).
+// Unpacks a colour's runs into d; returns how many.
 inline int unpack_runs(uint64_t s, uint8_t* d) {
   int n = 0;
   while (n < 8 && ((s >> (8 * n)) & 0xFF) != 0) {
@@ -99,6 +111,7 @@ inline int unpack_runs(uint64_t s, uint8_t* d) {
   }
   return n;
 }
+// Returns the word of the runs d[0..n) (sorting them).
 inline uint64_t pack_runs(uint8_t* d, int n) {
   for (int i = 1; i < n; ++i) {  // insertion sort, descending: at most 8 bytes
     const uint8_t x = d[i];
@@ -110,7 +123,7 @@ inline uint64_t pack_runs(uint8_t* d, int n) {
   for (int i = 0; i < n; ++i) s |= static_cast<uint64_t>(d[i]) << (8 * i);
   return s;
 }
-// What a colour's runs need ahead, for the joker lookahead (Programme::joker_deficit), packed in bytes: runs
+// Returns what a colour's runs need ahead, for the joker lookahead (Programme::joker_deficit), packed in bytes: runs
 // that cannot end at the last number, runs that cannot end sooner, runs short of two or more slots, and
 // runs led by a free joker among the others (they need the slot two ahead too unless the number is the
 // last but one).

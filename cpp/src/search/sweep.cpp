@@ -75,6 +75,7 @@ void Programme::run() {
   if (stats_ != nullptr) ++stats_->runs;
 }
 
+// Returns the plan of colour step (n, c): what it reads of the input, and the ways to promise its tile to groups.
 const Programme::StepPlan& Programme::step_plan(int n, int c) {
   const int pos = (n - 1) * in_.p.colours + c;
   StepPlan& plan = plans_[pos];
@@ -84,9 +85,9 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   const int a = in_.table[c][n], v = in_.staying[c][n], o = in_.rack[c][n], omin = in_.rack_min[c][n];
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_possible[n] ? 7 : 0;
-  const bool track_p = in_.mode.retrieval_rule;
+  const bool retrieval_rule = in_.mode.retrieval_rule;
   const uint32_t key =
-      static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 | track_p << 13 | c << 14);
+      static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 | retrieval_rule << 13 | c << 14);
   const auto [at, made] = scratch_->choice_lists.try_emplace(key);
   ChoiceList& list = at->second;
   plan.groups = &list;
@@ -99,11 +100,12 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
         for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
           // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
           // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
-          if (gb > 0 && ga < a && !track_p) break;
+          if (gb > 0 && ga < a && !retrieval_rule) break;
           list.choices.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
                                              {a - ga, v - gv, b - gb}, ga + gv + gb,
                                              static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
-                                             slot_bits(kTableTile, a - ga) | slot_bits(kStayingJoker, v - gv) | slot_bits(kRackTile, b - gb)});
+                                             slot_bits(kTableTile, a - ga) | slot_bits(kStayingJoker, v - gv) |
+                                                 slot_bits(kRackTile, b - gb)});
         }
       }
     }
@@ -112,6 +114,7 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   return plan;
 }
 
+// Expands layer `from` through colour step (n, c) into layer `to`.
 template <bool kJokers>
 void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   if (nothing_new(from)) return;  // (before the step reads anything: later passes skip most layers)
@@ -130,7 +133,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const GroupChoice* group_choice = nullptr;
   const int64_t w_tile = in_.rack_weight[n], w_joker = in_.joker_weight[n], suffix_after = in_.tiles_bound[pos + 1];
   const bool joker_here = in_.joker_fits[c][n], opening = in_.threshold > 0, usage = in_.usage;
-  const bool track_p = in_.mode.retrieval_rule;
+  const bool retrieval_rule = in_.mode.retrieval_rule;
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
   const int group_size = std::max(3, in_.mode.min_len);
   const uint8_t* const members_after = members_after_[n][c];
@@ -181,7 +184,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           const int nv = std::min(threshold, val + n * (b + ch.yr));
           const uint64_t misc = with_counts(g2, placed + ch.y, uncovered, nv, how == kFully);
           // Placing a joker or a rack tile may settle the runs further.
-          const bool resettle = track_p && how != kFully && (ch.y > 0 || b > 0);
+          const bool resettle = retrieval_rule && how != kFully && (ch.y > 0 || b > 0);
           const uint32_t info = gc.info | static_cast<uint32_t>(ch.y) << 16;
           for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
             const Transition& t = memo.pool[ti];
@@ -215,6 +218,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
 }
 
+// Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
 void Programme::group_step(Layer& from, Layer& to, int n) {
   if (nothing_new(from)) return;
   const size_t before = to.nodes.size();
@@ -245,6 +249,7 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
 }
 
+// Offers to `to` the children expand() makes of each live node of `from` (see programme.h).
 template <class Expand>
 RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand) {
   // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
@@ -318,6 +323,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
   }
 }
 
+// Flags the states from which a legal end can be reached, backwards over a guide's recorded moves.
 void Programme::mark_alive() {
   alive_.assign(last_ + 1, {});
   if (exceeded_) return;

@@ -8,9 +8,9 @@ namespace rummikub::search {
 // Dominated moves are left out: ending a run while a new run starts in the same colour is never better
 // than continuing the old run with that slot (the longer run can do all the new one can, and leaves no more
 // jokers uncovered than the two runs would: meld_uncovered is subadditive). Returns the pool index of the first
-// record and the count. (This builds the memo entry; transitions() below looks it up first.)
-std::pair<uint32_t, uint32_t> make_transitions(TransitionMemo& memo, uint64_t state, uint32_t rest, const int slots[kSlots],
-                                               const Mode& m, int how) {
+// record and the count. (This builds the memo entry; transitions() in transitions.h looks it up first.)
+std::pair<uint32_t, uint32_t> make_transitions(TransitionMemo& memo, uint64_t state, uint32_t rest,
+                                               const int slots[kSlots], const Mode& m, int how) {
   TransitionList out;
   uint8_t old[8];
   const int k = unpack_runs(state, old);

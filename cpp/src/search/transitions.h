@@ -1,5 +1,5 @@
 // Transitions: the ways a colour's open runs take the slots of its next number, made once and kept in a memo
-// shared by every programme of a thread (SearchScratch::transition_memo).
+// shared by the programmes of a search scratch (SearchScratch::transition_memo).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +17,7 @@ struct Transition {
   uint64_t next;
   uint32_t actions;  // bits 0-23: 3 for each of at most 8 old runs; bits 24-31: the uncovered jokers of those it ends
   uint32_t needs;    // run_needs(next), for the joker lookahead
+  // Returns the uncovered jokers of the runs it ends.
   int uncovered() const { return static_cast<int>(actions >> 24); }
 };
 using TransitionList = std::vector<Transition>;
@@ -33,10 +34,12 @@ struct TransitionMemo {
   size_t used = 0;
   std::vector<Transition> pool;
 
+  // Returns the hash of a key.
   static size_t hash(uint64_t state, uint32_t rest) {
     uint64_t h = state * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(rest) * 0xC2B2AE3D27D4EB4FULL);
     return static_cast<size_t>(h ^ (h >> 29));
   }
+  // Returns the entry of a key, or the empty entry where it would go.
   Entry* find(uint64_t state, uint32_t rest) {
     const size_t mask = table.size() - 1;
     for (size_t i = hash(state, rest) & mask;; i = (i + 1) & mask) {
@@ -44,6 +47,7 @@ struct TransitionMemo {
       if (e.rest == 0 || (e.state == state && e.rest == rest)) return &e;
     }
   }
+  // Doubles the table.
   void grow() {
     std::vector<Entry> old(table.size() * 2);
     old.swap(table);
@@ -59,6 +63,7 @@ std::pair<uint32_t, uint32_t> make_transitions(TransitionMemo& memo, uint64_t st
 
 // The memo's key of a lookup besides the runs: the mode, `how`, and 3 bits for each slot's count.
 inline uint32_t transition_key(const Mode& m, int how) { return m.id() << 16 | static_cast<uint32_t>(how) << 25; }
+// Returns a slot's count placed in the key.
 inline uint32_t slot_bits(int slot, int count) { return static_cast<uint32_t>(count) << (3 * slot); }
 // Returns the transitions (pool index of the first, count) of a colour's runs `state` through the slots of its next
 // number, settled as `how` says. (rest: transition_key(m, how) with the slot_bits of every slot, which callers may
