@@ -275,11 +275,11 @@ class Programme {
   }
   // Returns the rack jokers still to come once `placed` free jokers were placed.
   int rack_jokers_left(int placed) const { return in_.rack_jokers - std::max(0, placed - in_.table_jokers); }
-  // Returns true when an opening value v, with the rack tiles from sweep position pos on and jr_left rack
+  // Returns true when an opening value v, with the rack tiles from sweep position pos on and rack_left rack
   // jokers still to come, can still reach the threshold. (The value is kept capped at the threshold: past
   // it, states that differ only in the value merge.)
-  bool opening_reachable(int v, int pos, int jr_left) const {
-    return v + in_.value_bound[pos] + jr_left * in_.p.numbers >= in_.threshold;
+  bool opening_reachable(int v, int pos, int rack_left) const {
+    return v + in_.value_bound[pos] + rack_left * in_.p.numbers >= in_.threshold;
   }
   // Returns the most the jokers can still add once `placed` free jokers were placed.
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.joker_weight_max; }
