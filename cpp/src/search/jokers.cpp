@@ -8,7 +8,7 @@
 
 namespace rummikub::search {
 
-// Each way a table's jokers can stay or be retrieved (RULES.md §8), as programme inputs.
+// Appends each way a table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as inputs.
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out) {
   // Per meld: the list of options, each a list of (tile, retrieved) pairs.
@@ -95,7 +95,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
   }
 }
 
-// Inputs of every programme run a position needs (one per joker option or opening subset).
+// Returns the inputs of every programme run a position needs (one per joker option or opening subset), prepared.
 std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
                                    const SearchRules& rules, bool opened, bool usage, Objective obj,
                                    bool& table_untouched, SearchScratch& scratch, SearchStats* stats) {

@@ -10,8 +10,8 @@ namespace rummikub::search {
 
 struct SearchScratch;
 
-// Appends to `out` each way the table's jokers can stay or be retrieved (RULES.md §8), as programme inputs
-// built on `base` (without retrieval, each joker's readings alone).
+// Appends to `out` each way the table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as
+// programme inputs built on `base` (without retrieval, each joker's readings alone).
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out);
 
