@@ -128,7 +128,7 @@ struct SolveOutcome {
 
 // The answer of arrange: the melds as codes (None when the tiles form no partition) and the work counters.
 struct ArrangeOutcome {
-  py::typing::Optional<Codes> table;
+  py::typing::Optional<Codes> table = py::reinterpret_borrow<py::typing::Optional<Codes>>(py::none());
   SearchStats stats;
 };
 
@@ -247,13 +247,11 @@ void bind_stats(py::module_& m) {
              return "SearchStats(states=" + std::to_string(s.states) + ", transitions=" + std::to_string(s.transitions) +
                     ", runs=" + std::to_string(s.runs) + ", limited=" + std::to_string(s.limited) + ")";
            })
-      .def(py::pickle(
-          [](const SearchStats& s) { return py::make_tuple(s.states, s.transitions, s.runs, s.limited); },
-          [](const py::tuple& t) {
-            if (t.size() != 4) throw py::value_error("SearchStats state must hold 4 counters");
-            return SearchStats{t[0].cast<uint64_t>(), t[1].cast<uint64_t>(), t[2].cast<uint64_t>(),
-                               t[3].cast<uint64_t>()};
-          }));
+      // Pickled as a call of the class (a bare __new__ gives a whole value, see construct_in_new).
+      .def("__reduce__", [](const py::object& self) {
+        const SearchStats& s = self.cast<const SearchStats&>();
+        return py::make_tuple(py::type::of(self), py::make_tuple(s.states, s.transitions, s.runs, s.limited));
+      });
   construct_in_new(stats);
 }
 
@@ -337,11 +335,13 @@ void register_search(py::module_& m) {
 
   m.def(
       "check_position",
-      [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules) {
+      [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, const Limit& limit) {
+        node_limit_of(limit);
         position_of(table_codes, rack, rules.p);
       },
-      py::arg("table"), py::arg("rack"), py::arg("rules"),
-      "Checks a position as solve and all_plays do (InvalidMeldError, TileCountError), without searching.");
+      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("limit") = py::none(),
+      "Checks a position and a limit as solve and all_plays do (InvalidMeldError, TileCountError, RummikubError), "
+      "without searching.");
 
   m.def(
       "arrange",

@@ -104,7 +104,7 @@ def _solve(args: argparse.Namespace) -> int:
     if args.json:
         out = None if play is None else {
             "tiles": str(play.tiles), "table": str(play.table), "value": play.value, "count": len(play.tiles),
-            "rack_left": str(rack - play.tiles), "stats": vars(play.stats)}
+            "rack_left": str(rack - play.tiles), "stats": play.stats.to_dict()}
         print(json.dumps({"play": out, "seconds": elapsed}))
         return 0
     if play is None:
