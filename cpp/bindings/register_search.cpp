@@ -237,10 +237,9 @@ void bind_stats(py::module_& m) {
              return d;
            },
            "The counters as a dict (for JSON).")
-      .def("__eq__", [](const SearchStats& a, const py::object& b) -> py::object {
-             if (!py::isinstance<SearchStats>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-             return py::bool_(a == b.cast<const SearchStats&>());
-           }, py::is_operator())
+      // A comparison with another type returns NotImplemented (pybind11 does so for operators).
+      .def("__eq__", [](const SearchStats& a, const SearchStats& b) { return a == b; }, py::is_operator(),
+           py::arg("other"))
       .def("__hash__", [](const SearchStats& s) { return static_cast<py::ssize_t>(stats_hash(s)); })
       .def("__repr__",
            [](const SearchStats& s) {

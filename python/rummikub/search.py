@@ -280,9 +280,8 @@ def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     ['J', 'R5']
     """
     t, k, r = _position(table, rack, rules)
-    found = LegalPlays(t, k, r, _opened(opened), limit)
-    _core.check_position(found._args[0], found._args[1], found._args[2], limit)  # refuses now, searches later
-    return found
+    _core.check_position(search_codes(t), core_of(k), _search_rules(r), limit)  # refuses now, searches later
+    return LegalPlays(t, k, r, _opened(opened), limit)
 
 
 def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet | None = None,
