@@ -120,16 +120,21 @@ void forbid_python_new(py::handle cls) {
 }
 
 void construct_in_new(py::handle cls) {
-  const newfunc allocate = reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_new;  // pybind11's: no C++ value yet
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  const newfunc allocate = type->tp_new;  // pybind11's: no C++ value until __init__ runs
   cls.attr("__new__") = py::staticmethod(py::cpp_function(
       [allocate](const py::handle& type, const py::args& args, const py::kwargs& kwargs) {
         py::tuple none;
         auto obj = py::reinterpret_steal<py::object>(allocate(reinterpret_cast<PyTypeObject*>(type.ptr()), none.ptr(), nullptr));
         if (!obj) throw py::error_already_set();
-        type.attr("__init__")(obj, *args, **kwargs);  // the later __init__ of type(...) is then a no-op
+        type.attr("__init__")(obj, *args, **kwargs);
         return obj;
       },
       py::name("__new__")));
+  // Setting __new__ pointed the type's tp_new slot at it; `Cls(...)` keeps pybind11's own slot (and its speed:
+  // __init__ follows at once), so that only an explicit `Cls.__new__(Cls)`, as copy and pickle make, runs the above.
+  type->tp_new = allocate;
+  PyType_Modified(type);
 }
 
 void register_errors(py::module_& m) {
