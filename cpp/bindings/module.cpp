@@ -5,6 +5,7 @@
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "The C++ core of rummikub: tile multisets, melds and the exact search.";
+  register_errors(m);
   register_tiles(m);
   register_meld(m);
   register_search(m);

@@ -1,13 +1,17 @@
-// Bindings for the search: arrange, solve, all_plays and the batch entry point.
-// Every call releases the GIL while the engine runs: the engine touches no Python object, and a
-// server or an arena can then search in several threads at once.
+// Bindings for the search: arrange, solve, all_plays, the batch entry point, and their results as classes.
+//
+// A position is checked here, once, with the engine's checks (meld codes, check_meld, fits_rules); a refusal is a
+// typed error of rummikub._errors naming the input (register_errors.cpp). Every search releases the GIL while the
+// engine runs: the engine touches no Python object, and a server or an arena can then search in several threads.
+#include <pybind11/native_enum.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <pybind11/typing.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -20,113 +24,132 @@ using namespace rummikub;
 
 namespace {
 
+using Codes = py::typing::Tuple<py::int_, py::ellipsis>;  // meld codes, one per meld
+using Limit = py::typing::Optional<py::int_>;             // a node limit: None or a positive int
+
 void require_supported(const Params& p) {
   require_params(p);
   if (!search_supported(p)) {
-    throw py::value_error("the search handles at most 3 copies, 4 jokers and a minimum set length of 7");
+    raise_error(ErrorKind::Rummikub, "the search handles at most 3 copies, 4 jokers and a minimum set length of 7 "
+                                     "(got copies=" + std::to_string(p.copies) + " jokers=" +
+                                     std::to_string(p.jokers) + " min_len=" + std::to_string(p.min_len) + ")");
   }
-}
-
-void require_table(const std::vector<Meld>& table, const Params& p) {
-  TileSet all;
-  for (size_t i = 0; i < table.size(); ++i) {
-    const MeldError e = check_meld(table[i], p);
-    if (e != MeldError::Ok) throw py::value_error("meld " + std::to_string(i + 1) + ": " + meld_error_text(e));
-    const TileSet t = table[i].tiles();
-    if (!sum_fits(all, t)) throw py::value_error("the table holds too many copies of a tile");
-    all = sum(all, t);
-  }
-  require_fits(all, p, "the table");
-}
-
-void require_position(const TileSet& table, const TileSet& rack, const Params& p) {
-  require_fits(rack, p, "the rack");
-  require_fits(table, p, "the table");
-  if (!sum_fits(table, rack) || !fits_rules(sum(table, rack), p)) {
-    throw py::value_error("the table and the rack together hold more copies of a tile than the rule set has");
-  }
-}
-
-TileSet table_tiles(const std::vector<Meld>& table) {
-  TileSet all;
-  for (const Meld& m : table) all = sum(all, m.tiles());
-  return all;
-}
-
-// The shapes of the results, spelled out for the generated stub (_core.pyi).
-using Codes = py::typing::Tuple<py::int_, py::ellipsis>;  // meld codes, one per meld
-using Counters = py::typing::Tuple<py::int_, py::int_, py::int_>;  // states, transitions, runs
-using PlayTuple = py::typing::Tuple<TileSet, Codes, py::int_>;  // played tiles, new table, value
-
-// The work counters as a (states, transitions, runs) tuple.
-Counters stats_tuple(const SearchStats& s) { return Counters(py::make_tuple(s.states, s.transitions, s.runs)); }
-
-py::dict stats_dict(const SearchStats& s) {
-  py::dict d;
-  d["states"] = s.states;
-  d["transitions"] = s.transitions;
-  d["runs"] = s.runs;
-  return d;
-}
-
-// A meld as one small int, so that a search result crosses into Python as a tuple of ints instead of a
-// list of wrapped Meld objects (the Python side keeps one shared Meld per code). Fields, low bit first:
-// joker_slots (16 bits), colours (4), length (5), number (5), colour (2), kind (1): at most 33 bits.
-static_assert(kMaxNumbers <= 16 && kMaxColours <= 4, "meld codes hold 16 slots and 4 colours");
-constexpr int kCodeColours = 16, kCodeLength = 20, kCodeNumber = 25, kCodeColour = 30, kCodeKind = 32;
-
-int64_t meld_code(const Meld& m) {
-  const uint64_t code = static_cast<uint64_t>(m.joker_slots) | static_cast<uint64_t>(m.colours) << kCodeColours |
-                        static_cast<uint64_t>(m.length) << kCodeLength |
-                        static_cast<uint64_t>(m.number) << kCodeNumber | static_cast<uint64_t>(m.colour) << kCodeColour |
-                        static_cast<uint64_t>(m.kind == MeldKind::Group) << kCodeKind;
-  return static_cast<int64_t>(code);
-}
-
-Meld meld_of_code(int64_t code) {
-  const uint64_t c = static_cast<uint64_t>(code);
-  if (code < 0 || c >> (kCodeKind + 1) != 0) {
-    throw py::value_error("meld code " + std::to_string(code) + " out of range");
-  }
-  Meld m;
-  m.joker_slots = static_cast<uint32_t>(c & 0xFFFF);
-  m.colours = static_cast<uint32_t>(c >> kCodeColours & 0xF);
-  m.length = static_cast<int>(c >> kCodeLength & 0x1F);
-  m.number = static_cast<int>(c >> kCodeNumber & 0x1F);
-  m.colour = static_cast<int>(c >> kCodeColour & 0x3);
-  m.kind = (c >> kCodeKind & 1) != 0 ? MeldKind::Group : MeldKind::Run;
-  return m;
-}
-
-// Whether the meld's fields fit their code fields (an engine meld always does; checked so that a code
-// never stands for a different meld).
-bool codable(const Meld& m) {
-  return m.joker_slots <= 0xFFFF && m.colours <= 0xF && m.length >= 0 && m.length <= 0x1F && m.number >= 0 &&
-         m.number <= 0x1F && m.colour >= 0 && m.colour <= 0x3;
 }
 
 // The melds of a table as a tuple of meld codes (built with the C API: this runs once per play).
 Codes meld_codes(const std::vector<Meld>& table) {
   Codes out(table.size());
   for (size_t i = 0; i < table.size(); ++i) {
-    if (!codable(table[i])) throw std::runtime_error("a meld of the search does not fit a meld code");
-    PyObject* v = PyLong_FromLongLong(meld_code(table[i]));
+    PyObject* v = PyLong_FromLongLong(meld_code(table[i]));  // engine melds are always codable
     if (v == nullptr) throw py::error_already_set();
     PyTuple_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), v);
   }
   return out;
 }
 
-// The melds of meld codes (a table given to the search).
-std::vector<Meld> melds_of_codes(const std::vector<int64_t>& codes) {
-  std::vector<Meld> out;
-  out.reserve(codes.size());
-  for (int64_t c : codes) out.push_back(meld_of_code(c));
+// A checked position: the table's melds and tiles (the rack is the caller's).
+struct Position {
+  std::vector<Meld> table;
+  TileSet table_tiles;
+};
+
+// Decodes and checks a table given as meld codes and a rack under the rules: every code a meld valid under the
+// rules, and the table, the rack and both together within the rule set's tiles. Raises the typed error otherwise.
+Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, const Params& p) {
+  Position out;
+  out.table.reserve(codes.size());
+  std::array<int, kJoker + 1> counts{};
+  for (size_t i = 0; i < codes.size(); ++i) {
+    Meld m;
+    if (!meld_of_code(codes[i], m)) {
+      raise_error(ErrorKind::InvalidMeld, "table meld " + std::to_string(i + 1) + ": meld code " +
+                                              std::to_string(codes[i]) + " out of range (no meld has it)");
+    }
+    const MeldError e = check_meld(m, p);
+    if (e != MeldError::Ok) {
+      raise_error(ErrorKind::InvalidMeld, "table meld " + std::to_string(i + 1) + " " + quoted(meld_text(m)) +
+                                              " is not valid under these rules: " + meld_error_text(e));
+    }
+    const TileSet t = m.tiles();
+    for (int code = 0; code <= kJoker; ++code) counts[static_cast<size_t>(code)] += t.count(code);
+    out.table.push_back(m);
+  }
+  const TileSet full = full_set(p);
+  TileSet over;
+  for (int code = 0; code <= kJoker; ++code) {
+    if (counts[static_cast<size_t>(code)] > full.count(code)) over.add(code);
+  }
+  if (!over.empty()) {
+    raise_error(ErrorKind::TileCount, "table " + quoted(table_text(out.table)) +
+                                          " holds more copies than the rule set has of: " + tiles_text(over));
+  }
+  for (const Meld& m : out.table) out.table_tiles = sum(out.table_tiles, m.tiles());
+  if (!fits_rules(rack, p)) require_fits(rack, p, "rack " + quoted(tiles_text(rack)));  // the text only on failure
+  if (!sum_fits(out.table_tiles, rack) || !fits_rules(sum(out.table_tiles, rack), p)) {
+    TileSet both;
+    for (int code = 0; code <= kJoker; ++code) {
+      if (out.table_tiles.count(code) + rack.count(code) > full.count(code)) both.add(code);
+    }
+    raise_error(ErrorKind::TileCount, "table " + quoted(table_text(out.table)) + " with rack " +
+                                          quoted(tiles_text(rack)) +
+                                          " holds more copies than the rule set has of: " + tiles_text(both));
+  }
   return out;
 }
 
-// A play as (played tiles, meld codes of the new table, value).
-PlayTuple play_tuple(const PlayResult& r) { return PlayTuple(py::make_tuple(r.played, meld_codes(r.table), r.value)); }
+std::string where(const std::vector<Meld>& table, const TileSet& rack) {
+  return "rack " + quoted(tiles_text(rack)) + " on table " + quoted(table_text(table));
+}
+
+// Raises SearchLimitError when a search stopped at its node limit (its answer is unknown, not "no play").
+void require_within_limit(const SearchStats& s, size_t node_limit, const std::string& what) {
+  if (s.limited != 0) {
+    raise_error(ErrorKind::SearchLimit,
+                what + ": search limit: a programme run passed " + std::to_string(node_limit) + " states");
+  }
+}
+
+// A play as Python reads it: the engine's PlayResult with its new table already as meld codes.
+struct BoundPlay {
+  TileSet played;
+  Codes table;
+  int64_t key = 0;
+  int tiles = 0;
+  int value = 0;
+};
+
+BoundPlay bound_play(const PlayResult& r) { return BoundPlay{r.played, meld_codes(r.table), r.key, r.tiles, r.value}; }
+
+// The answer of solve: the best play (None when no rack tile can be played) and the work counters.
+struct SolveOutcome {
+  std::optional<BoundPlay> play;
+  SearchStats stats;
+};
+
+// The answer of arrange: the melds as codes (None when the tiles form no partition) and the work counters.
+struct ArrangeOutcome {
+  py::typing::Optional<Codes> table = py::reinterpret_borrow<py::typing::Optional<Codes>>(py::none());
+  SearchStats stats;
+};
+
+// The answer of solve_batch: one entry per position, and the counters summed over the batch.
+struct BatchOutcome {
+  py::array_t<bool> found;
+  py::array_t<uint8_t> played;
+  py::array_t<int32_t> tiles, value;
+  py::array_t<int64_t> key;
+  SearchStats stats;
+};
+
+uint64_t stats_hash(const SearchStats& s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (uint64_t x : {s.states, s.transitions, s.runs, s.limited}) h = (h ^ x) * 1099511628211ULL;
+  return h >> 1;
+}
+
+bool operator==(const SearchStats& a, const SearchStats& b) {
+  return a.states == b.states && a.transitions == b.transitions && a.runs == b.runs && a.limited == b.limited;
+}
 
 struct TileSetHash {
   size_t operator()(const TileSet& s) const {
@@ -141,9 +164,10 @@ struct TileSetHash {
 // without a Python object per play being built up front (and the core builds a play's table only when asked).
 class PlayList {
  public:
-  explicit PlayList(PlayEnumeration plays) : plays_(std::move(plays)) {}
+  PlayList(PlayEnumeration plays, const SearchStats& stats) : plays_(std::move(plays)), stats_(stats) {}
 
   py::ssize_t size() const { return static_cast<py::ssize_t>(plays_.size()); }
+  const SearchStats& stats() const { return stats_; }
 
   const PlayResult& at(py::ssize_t i) {
     if (i < 0) i += size();
@@ -167,12 +191,13 @@ class PlayList {
     return it == by_played_.end() ? -1 : static_cast<py::ssize_t>(it->second);
   }
 
-  // Plays start..stop-1 (clipped to the list) as play tuples: iteration fetches a chunk per call.
-  py::typing::List<PlayTuple> slice(py::ssize_t start, py::ssize_t stop) {
+  // Plays start..stop-1 (clipped to the list): iteration fetches a chunk per call.
+  std::vector<BoundPlay> slice(py::ssize_t start, py::ssize_t stop) {
     start = std::max<py::ssize_t>(0, std::min(start, size()));
     stop = std::max(start, std::min(stop, size()));
-    py::typing::List<PlayTuple> out(static_cast<size_t>(stop - start));
-    for (py::ssize_t i = start; i < stop; ++i) out[static_cast<size_t>(i - start)] = play_tuple(at(i));
+    std::vector<BoundPlay> out;
+    out.reserve(static_cast<size_t>(stop - start));
+    for (py::ssize_t i = start; i < stop; ++i) out.push_back(bound_play(at(i)));
     return out;
   }
 
@@ -184,172 +209,257 @@ class PlayList {
 
  private:
   PlayEnumeration plays_;
+  SearchStats stats_;
   std::unordered_map<TileSet, size_t, TileSetHash> by_played_;
 };
 
-// Raises ValueError when a search stopped at its node limit (its answer is unknown, not "no play").
-void require_within_limit(const SearchStats& s, size_t node_limit) {
-  if (s.limited != 0) {
-    throw py::value_error("search limit: a programme run passed " + std::to_string(node_limit) + " states");
-  }
+void bind_stats(py::module_& m) {
+  py::class_<SearchStats> stats(m, "SearchStats",
+                                "Deterministic work counters of one search: programme states created, transitions "
+                                "evaluated, programme runs (one per joker option or opening subset), and whether a "
+                                "run stopped at its state limit.");
+  stats
+      .def(py::init([](uint64_t states, uint64_t transitions, uint64_t runs, uint64_t limited) {
+             return SearchStats{states, transitions, runs, limited};
+           }),
+           py::arg("states") = 0, py::arg("transitions") = 0, py::arg("runs") = 0, py::arg("limited") = 0)
+      .def_readonly("states", &SearchStats::states, "Programme states created.")
+      .def_readonly("transitions", &SearchStats::transitions, "State-to-state moves evaluated.")
+      .def_readonly("runs", &SearchStats::runs, "Programme runs (one per joker option or opening subset).")
+      .def_readonly("limited", &SearchStats::limited, "1 when a run passed its state limit (the answer is unknown).")
+      .def("to_dict",
+           [](const SearchStats& s) {
+             py::typing::Dict<py::str, py::int_> d;
+             d["states"] = s.states;
+             d["transitions"] = s.transitions;
+             d["runs"] = s.runs;
+             d["limited"] = s.limited;
+             return d;
+           },
+           "The counters as a dict (for JSON).")
+      // A comparison with another type returns NotImplemented (pybind11 does so for operators).
+      .def("__eq__", [](const SearchStats& a, const SearchStats& b) { return a == b; }, py::is_operator(),
+           py::arg("other"))
+      .def("__hash__", [](const SearchStats& s) { return static_cast<py::ssize_t>(stats_hash(s)); })
+      .def("__repr__",
+           [](const SearchStats& s) {
+             return "SearchStats(states=" + std::to_string(s.states) + ", transitions=" + std::to_string(s.transitions) +
+                    ", runs=" + std::to_string(s.runs) + ", limited=" + std::to_string(s.limited) + ")";
+           })
+      // Pickled as a call of the class (a bare __new__ gives a whole value, see construct_in_new).
+      .def("__reduce__", [](const py::object& self) {
+        const SearchStats& s = self.cast<const SearchStats&>();
+        return py::make_tuple(py::type::of(self), py::make_tuple(s.states, s.transitions, s.runs, s.limited));
+      });
+  construct_in_new(stats);
+}
+
+void bind_results(py::module_& m) {
+  py::class_<BoundPlay> play(m, "PlayResult", "One legal play as the core found it (made by the core only).");
+  play.def_readonly("played", &BoundPlay::played, "The rack tiles placed.")
+      .def_readonly("table", &BoundPlay::table, "The whole new table, as meld codes (meld_of_code).")
+      .def_readonly("key", &BoundPlay::key, "The objective's lexicographic key, packed (higher is better).")
+      .def_readonly("tiles", &BoundPlay::tiles, "How many rack tiles the play places.")
+      .def_readonly("value", &BoundPlay::value, "The face value of the placed tiles, jokers at what they stand for.")
+      .def("__repr__", [](const BoundPlay& p) {
+        return "<PlayResult " + quoted(tiles_text(p.played)) + " value=" + std::to_string(p.value) + ">";
+      });
+  forbid_python_new(play);
+
+  py::class_<SolveOutcome> solved(m, "SolveResult", "What solve found: the best play (or None) and the work counters.");
+  solved.def_readonly("play", &SolveOutcome::play, "The best play, or None when no rack tile can be played.")
+      .def_readonly("stats", &SolveOutcome::stats, "The work counters of the search.")
+      .def("__repr__", [](const SolveOutcome& r) {
+        return std::string("<SolveResult ") + (r.play ? quoted(tiles_text(r.play->played)) : "no play") + ">";
+      });
+  forbid_python_new(solved);
+
+  py::class_<ArrangeOutcome> arranged(m, "ArrangeResult", "What arrange found: meld codes (or None) and the counters.");
+  arranged.def_readonly("table", &ArrangeOutcome::table, "Meld codes partitioning every tile, or None.")
+      .def_readonly("stats", &ArrangeOutcome::stats, "The work counters of the search.");
+  forbid_python_new(arranged);
+
+  py::class_<BatchOutcome> batch(m, "BatchResult", "The best plays of a batch of positions, one row each.");
+  batch.def_readonly("found", &BatchOutcome::found, "Whether each position has a play.")
+      .def_readonly("played", &BatchOutcome::played, "The (n, 65) counts of the tiles each play places.")
+      .def_readonly("tiles", &BatchOutcome::tiles, "Rack tiles placed by each play.")
+      .def_readonly("value", &BatchOutcome::value, "Face value of each play.")
+      .def_readonly("key", &BatchOutcome::key, "The objective key of each play.")
+      .def_readonly("stats", &BatchOutcome::stats, "The work counters summed over the batch.");
+  forbid_python_new(batch);
+
+  py::class_<PlayList> list(m, "PlayList",
+                            "Every legal play of a position, kept in the core: a play is read by index; its table is "
+                            "built when first read (made by the core only).");
+  list.def("__len__", &PlayList::size)
+      .def_property_readonly("stats", &PlayList::stats, "The work counters of the enumeration.")
+      .def("play", [](PlayList& l, py::ssize_t i) { return bound_play(l.at(i)); }, py::arg("index"), "Play number `index`.")
+      .def("slice", &PlayList::slice, py::arg("start"), py::arg("stop"), "Plays start..stop-1 (clipped to the list).")
+      .def("index", &PlayList::index, py::arg("tiles"), "The index of the play placing exactly `tiles`, or -1.")
+      .def("played", &PlayList::played, "The played tiles of every play, in order.");
+  forbid_python_new(list);
 }
 
 }  // namespace
 
 void register_search(py::module_& m) {
-  py::enum_<Objective>(m, "Objective")
+  py::native_enum<Objective>(m, "Objective", "enum.Enum", "What solve maximises.")
       .value("TILES", Objective::Tiles)
       .value("VALUE", Objective::Value)
-      .value("PENALTY", Objective::Penalty);
-  py::enum_<JokerPolicy>(m, "JokerPolicy")
+      .value("PENALTY", Objective::Penalty)
+      .finalize();
+  py::native_enum<JokerPolicy>(m, "JokerPolicy", "enum.Enum", "When a table joker may be retrieved.")
       .value("FREE", JokerPolicy::Free)
       .value("REPLACE", JokerPolicy::Replace)
-      .value("REPLACE_FROM_RACK", JokerPolicy::ReplaceFromRack);
+      .value("REPLACE_FROM_RACK", JokerPolicy::ReplaceFromRack)
+      .finalize();
 
-  py::class_<SearchRules>(m, "SearchRules", "The rules the search needs (tile parameters and turn variants).")
-      .def(py::init([](const Params& p, int opening_threshold, bool joker_in_opening, bool extend_after_opening,
-                       JokerPolicy policy, int joker_penalty) {
-             require_supported(p);
-             if (opening_threshold < 0 || joker_penalty < 0) {
-               throw py::value_error("opening_threshold and joker_penalty must be >= 0");
-             }
-             return SearchRules{p, opening_threshold, joker_in_opening, extend_after_opening, policy, joker_penalty};
-           }),
-           py::arg("params"), py::arg("opening_threshold"), py::arg("joker_in_opening"),
-           py::arg("extend_after_opening"), py::arg("policy"), py::arg("joker_penalty"));
+  py::class_<SearchRules> rules(m, "SearchRules", "The rules the search needs (tile parameters and turn variants).");
+  rules.def(py::init([](const Params& p, int opening_threshold, bool joker_in_opening, bool extend_after_opening,
+                        JokerPolicy policy, int joker_penalty) {
+              require_supported(p);
+              if (opening_threshold < 0 || joker_penalty < 0) {
+                raise_error(ErrorKind::Rummikub, "opening_threshold and joker_penalty must be >= 0 (got " +
+                                                     std::to_string(opening_threshold) + " and " +
+                                                     std::to_string(joker_penalty) + ")");
+              }
+              return SearchRules{p, opening_threshold, joker_in_opening, extend_after_opening, policy, joker_penalty};
+            }),
+            py::arg("params"), py::arg("opening_threshold"), py::arg("joker_in_opening"),
+            py::arg("extend_after_opening"), py::arg("policy"), py::arg("joker_penalty"));
+  construct_in_new(rules);
 
-  py::class_<PlayList>(m, "PlayList",
-                       "Every legal play of a position, kept in the core: a play is read by index as (played "
-                       "tiles, meld codes of the new table, value); its table is built when first read.")
-      .def("__len__", &PlayList::size)
-      .def("play", [](PlayList& l, py::ssize_t i) { return play_tuple(l.at(i)); }, py::arg("index"),
-           "Play number `index` as (played tiles, meld codes of the new table, value).")
-      .def("slice", &PlayList::slice, py::arg("start"), py::arg("stop"),
-           "Plays start..stop-1 (clipped to the list) as play tuples.")
-      .def("index", &PlayList::index, py::arg("tiles"), "The index of the play placing exactly `tiles`, or -1.")
-      .def("played", &PlayList::played, "The played tiles of every play, in order.");
+  bind_stats(m);
+  bind_results(m);
 
-  m.def("meld_code", [](const Meld& x) {
-        if (!codable(x)) throw py::value_error("the meld's fields do not fit a meld code");
-        return meld_code(x);
-      }, py::arg("meld"), "The meld as the int code the search results use.");
-  m.def("meld_of_code", &meld_of_code, py::arg("code"), "The meld of a code from meld_code or a search result.");
+  m.def(
+      "check_position",
+      [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, const Limit& limit) {
+        node_limit_of(limit);
+        position_of(table_codes, rack, rules.p);
+      },
+      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("limit") = py::none(),
+      "Checks a position and a limit as solve and all_plays do (InvalidMeldError, TileCountError, RummikubError), "
+      "without searching.");
 
   m.def(
       "arrange",
-      [](const TileSet& tiles, const Params& p) -> py::typing::Tuple<py::typing::Optional<Codes>, Counters> {
+      [](const TileSet& tiles, const Params& p) {
         require_supported(p);
-        require_fits(tiles, p, "the tiles");
+        if (!fits_rules(tiles, p)) require_fits(tiles, p, "tiles " + quoted(tiles_text(tiles)));
         std::vector<Meld> out;
-        SearchStats stats;
+        ArrangeOutcome result;
         bool ok;
         {
           py::gil_scoped_release release;
-          ok = arrange(tiles, p, out, &stats);
+          ok = arrange(tiles, p, out, &result.stats);
         }
-        return py::make_tuple(ok ? py::object(meld_codes(out)) : py::none(), stats_tuple(stats));
+        if (ok) result.table = meld_codes(out);
+        return result;
       },
-      py::arg("tiles"), py::arg("params"),
-      "Partitions every tile into valid melds: (meld codes or None, (states, transitions, runs)).");
+      py::arg("tiles"), py::arg("params"), "Partitions every tile into valid melds.");
 
   m.def(
       "solve",
       [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
-         Objective objective, size_t node_limit)
-          -> py::typing::Tuple<py::typing::Optional<TileSet>, Codes, py::int_, py::int_, py::int_, py::int_> {
-        const std::vector<Meld> table = melds_of_codes(table_codes);
-        require_table(table, rules.p);
-        require_position(table_tiles(table), rack, rules.p);
+         Objective objective, const Limit& limit) {
+        const size_t node_limit = node_limit_of(limit);
+        const Position pos = position_of(table_codes, rack, rules.p);
         PlayResult out;
-        SearchStats stats;
+        SolveOutcome result;
         bool ok;
         {
           py::gil_scoped_release release;
-          ok = solve(table, rack, rules, opened, objective, out, &stats, node_limit);
+          ok = solve(pos.table, rack, rules, opened, objective, out, &result.stats, node_limit);
         }
-        require_within_limit(stats, node_limit);
-        const py::object played = ok ? py::cast(out.played) : py::none();
-        return py::make_tuple(played, ok ? meld_codes(out.table) : py::tuple(), ok ? out.value : 0, stats.states,
-                              stats.transitions, stats.runs);
+        if (result.stats.limited != 0) require_within_limit(result.stats, node_limit, where(pos.table, rack));
+        if (ok) result.play = bound_play(out);
+        return result;
       },
-      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"), py::arg("objective"),
-      py::arg("node_limit") = 0,
-      "The best legal play onto a table given as meld codes: (played tiles or None, meld codes of the new "
-      "table, value, states, transitions, runs).");
+      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(), py::arg("objective"),
+      py::arg("limit") = py::none(),
+      "The best legal play onto a table given as meld codes; SearchLimitError past `limit` states in a run.");
 
   m.def(
       "all_plays",
       [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
-         size_t node_limit) -> py::typing::Tuple<PlayList, Counters> {
-        const std::vector<Meld> table = melds_of_codes(table_codes);
-        require_table(table, rules.p);
-        require_position(table_tiles(table), rack, rules.p);
+         const Limit& limit) {
+        const size_t node_limit = node_limit_of(limit);
+        const Position pos = position_of(table_codes, rack, rules.p);
         PlayEnumeration out;
         SearchStats stats;
         PlaysStatus status;
         {
           py::gil_scoped_release release;
-          status = all_plays(table, rack, rules, opened, out, &stats, node_limit);
+          status = all_plays(pos.table, rack, rules, opened, out, &stats, node_limit);
         }
-        if (status == PlaysStatus::RackTooLarge) throw py::value_error("plays() handles racks of at most 64 numbered tiles");
+        if (status == PlaysStatus::RackTooLarge) {
+          raise_error(ErrorKind::Rummikub, "plays of " + where(pos.table, rack) +
+                                               ": plays() handles racks of at most 64 numbered tiles");
+        }
         if (status == PlaysStatus::TooMany) {
-          throw py::value_error("too many plays to list: the enumeration passed its limit of " +
-                                std::to_string(node_limit) + " search states");
+          raise_error(ErrorKind::SearchLimit, "plays of " + where(pos.table, rack) +
+                                                  ": too many plays to list: the enumeration passed its limit of " +
+                                                  std::to_string(node_limit) + " search states");
         }
-        if (status != PlaysStatus::Ok) throw py::value_error("the position does not fit the rule set");
-        return py::make_tuple(PlayList(std::move(out)), stats_tuple(stats));
+        if (status != PlaysStatus::Ok) {
+          raise_error(ErrorKind::TileCount, "plays of " + where(pos.table, rack) + ": the position does not fit the rule set");
+        }
+        return PlayList(std::move(out), stats);
       },
-      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened"), py::arg("node_limit") = 0,
-      "Every distinct legal play onto a table given as meld codes, best first: (PlayList, (states, "
-      "transitions, runs)).");
+      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(), py::arg("limit") = py::none(),
+      "Every distinct legal play onto a table given as meld codes, best first; SearchLimitError past `limit` states.");
 
   m.def(
       "solve_batch",
-      [](py::array_t<int64_t, py::array::c_style | py::array::forcecast> tables,
-         py::array_t<int64_t, py::array::c_style | py::array::forcecast> racks, const SearchRules& rules,
-         py::array_t<bool, py::array::c_style | py::array::forcecast> opened, Objective objective,
-         size_t node_limit) {
+      [](const py::array_t<int64_t, py::array::c_style>& tables, const py::array_t<int64_t, py::array::c_style>& racks,
+         const SearchRules& rules, const py::array_t<bool, py::array::c_style>& opened, Objective objective,
+         const Limit& limit) {
+        const size_t node_limit = node_limit_of(limit);
         if (tables.ndim() != 2 || racks.ndim() != 2 || tables.shape(1) != kJoker + 1 ||
             racks.shape(1) != kJoker + 1 || tables.shape(0) != racks.shape(0)) {
-          throw py::value_error("tables and racks must be (n, 65) count arrays of the same length");
+          raise_error(ErrorKind::TileCount, "tables and racks must be (n, 65) count arrays of the same length");
         }
         const py::ssize_t n = tables.shape(0);
-        if (opened.ndim() != 1 || opened.shape(0) != n) throw py::value_error("opened must be a length-n bool array");
+        if (opened.ndim() != 1 || opened.shape(0) != n) {
+          raise_error(ErrorKind::Rummikub, "opened must be a bool or a length-" + std::to_string(n) + " bool array");
+        }
         std::vector<TileSet> ts(static_cast<size_t>(n)), rs(static_cast<size_t>(n));
         auto tv = tables.unchecked<2>();
         auto rv = racks.unchecked<2>();
         for (py::ssize_t i = 0; i < n; ++i) {
+          const size_t u = static_cast<size_t>(i);
           for (py::ssize_t k = 0; k <= kJoker; ++k) {
             if (tv(i, k) < 0 || tv(i, k) > kMaxCount || rv(i, k) < 0 || rv(i, k) > kMaxCount) {
-              throw py::value_error("count out of range 0..7 in position " + std::to_string(i));
+              raise_error(ErrorKind::TileCount, "position " + std::to_string(i) + ": count out of range 0..7 at code " +
+                                                    std::to_string(k));
             }
-            ts[static_cast<size_t>(i)].add(static_cast<int>(k), static_cast<int>(tv(i, k)));
-            rs[static_cast<size_t>(i)].add(static_cast<int>(k), static_cast<int>(rv(i, k)));
+            ts[u].add(static_cast<int>(k), static_cast<int>(tv(i, k)));
+            rs[u].add(static_cast<int>(k), static_cast<int>(rv(i, k)));
           }
-          try {
-            require_position(ts[static_cast<size_t>(i)], rs[static_cast<size_t>(i)], rules.p);
-          } catch (const py::value_error& e) {
-            throw py::value_error("position " + std::to_string(i) + ": " + e.what());
-          }
+          // Both fit a supported rule set (at most 3 copies, 4 jokers), so their sum cannot overflow a count.
+          if (fits_rules(ts[u], rules.p) && fits_rules(rs[u], rules.p) && fits_rules(sum(ts[u], rs[u]), rules.p)) continue;
+          const std::string at = "position " + std::to_string(i) + ": ";
+          require_fits(ts[u], rules.p, at + "table " + quoted(tiles_text(ts[u])));
+          require_fits(rs[u], rules.p, at + "rack " + quoted(tiles_text(rs[u])));
+          require_fits(sum(ts[u], rs[u]), rules.p,
+                       at + "table " + quoted(tiles_text(ts[u])) + " with rack " + quoted(tiles_text(rs[u])));
         }
         auto ov = opened.unchecked<1>();
-        py::array_t<bool> found(n);
-        py::array_t<uint8_t> played({n, static_cast<py::ssize_t>(kJoker + 1)});
-        py::array_t<int32_t> tiles(n), value(n);
-        py::array_t<int64_t> key(n);
-        auto fw = found.mutable_unchecked<1>();
-        auto pw = played.mutable_unchecked<2>();
-        auto tw = tiles.mutable_unchecked<1>();
-        auto vw = value.mutable_unchecked<1>();
-        auto kw = key.mutable_unchecked<1>();
-        SearchStats stats;
+        BatchOutcome out{py::array_t<bool>(n), py::array_t<uint8_t>({n, static_cast<py::ssize_t>(kJoker + 1)}),
+                         py::array_t<int32_t>(n), py::array_t<int32_t>(n), py::array_t<int64_t>(n), {}};
+        auto fw = out.found.mutable_unchecked<1>();
+        auto pw = out.played.mutable_unchecked<2>();
+        auto tw = out.tiles.mutable_unchecked<1>();
+        auto vw = out.value.mutable_unchecked<1>();
+        auto kw = out.key.mutable_unchecked<1>();
         {
           py::gil_scoped_release release;
           for (py::ssize_t i = 0; i < n; ++i) {
             PlayResult r;
-            const bool ok = solve_tiles(ts[static_cast<size_t>(i)], rs[static_cast<size_t>(i)], rules, ov(i), objective,
-                                        r, &stats, node_limit);
-            if (stats.limited != 0) break;
+            const bool ok = solve_tiles(ts[static_cast<size_t>(i)], rs[static_cast<size_t>(i)], rules, ov(i),
+                                        objective, r, &out.stats, node_limit);
+            if (out.stats.limited != 0) break;
             fw(i) = ok;
             for (int k = 0; k <= kJoker; ++k) pw(i, k) = static_cast<uint8_t>(ok ? r.played.count(k) : 0);
             tw(i) = ok ? r.tiles : 0;
@@ -357,16 +467,11 @@ void register_search(py::module_& m) {
             kw(i) = ok ? r.key : 0;
           }
         }
-        require_within_limit(stats, node_limit);
-        py::dict out;
-        out["found"] = found;
-        out["played"] = played;
-        out["tiles"] = tiles;
-        out["value"] = value;
-        out["key"] = key;
-        out["stats"] = stats_dict(stats);
+        require_within_limit(out.stats, node_limit, "solve_batch");
         return out;
       },
-      py::arg("tables"), py::arg("racks"), py::arg("rules"), py::arg("opened"), py::arg("objective"),
-      py::arg("node_limit") = 0, "Best plays of many positions given as (n, 65) count arrays; table jokers count as free.");
+      py::arg("tables").noconvert(), py::arg("racks").noconvert(), py::arg("rules"), py::arg("opened").noconvert(),
+      py::arg("objective"), py::arg("limit") = py::none(),
+      "Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`; table jokers "
+      "count as free.");
 }

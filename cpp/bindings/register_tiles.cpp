@@ -11,35 +11,22 @@
 
 using namespace rummikub;
 
-void require_params(const Params& p) {
-  if (!params_ok(p)) {
-    throw py::value_error("rule parameters out of range: numbers 1.." + std::to_string(kMaxNumbers) +
-                          ", colours 1.." + std::to_string(kMaxColours) + ", copies 1.." +
-                          std::to_string(kMaxCount) + ", jokers 0.." + std::to_string(kMaxJokers) +
-                          ", min_len 2..numbers (got numbers=" + std::to_string(p.numbers) +
-                          " colours=" + std::to_string(p.colours) + " copies=" + std::to_string(p.copies) +
-                          " jokers=" + std::to_string(p.jokers) + " min_len=" + std::to_string(p.min_len) + ")");
-  }
-}
-
-void require_code(int code, const Params& p) {
-  if (!tile_ok(code, p)) throw py::value_error("tile code " + std::to_string(code) + " is not a tile of this rule set");
-}
-
-void require_fits(const TileSet& s, const Params& p, const char* what) {
-  if (!fits_rules(s, p)) {
-    throw py::value_error(std::string(what) + " holds more copies of a tile than the rule set has, or a tile it lacks");
-  }
-}
-
 namespace {
+
+constexpr int kMaxJokerValue = 1000000;
 
 // Builds a TileSet from tile codes, refusing codes out of range and counts above kMaxCount.
 TileSet from_codes(const std::vector<int>& codes) {
   TileSet s;
   for (int c : codes) {
-    if (c < 0 || c > kJoker) throw py::value_error("tile code " + std::to_string(c) + " out of range 0..64");
-    if (s.count(c) >= kMaxCount) throw py::value_error("a TileSet holds at most 7 copies of one tile");
+    if (c < 0 || c > kJoker) {
+      raise_error(ErrorKind::InvalidTile, "tile code " + std::to_string(c) + " out of range 0..64");
+    }
+    if (s.count(c) >= kMaxCount) {
+      TileSet one;
+      one.add(c);
+      raise_error(ErrorKind::TileCount, "a TileSet holds at most 7 copies of one tile, got more of " + tiles_text(one));
+    }
     s.add(c);
   }
   return s;
@@ -87,14 +74,14 @@ void register_tiles(py::module_& m) {
           "from_counts",
           [](py::array_t<int64_t, py::array::c_style | py::array::forcecast> counts) {
             if (counts.ndim() != 1 || counts.shape(0) != kJoker + 1) {
-              throw py::value_error("counts must be a 1-d array of length 65 indexed by tile code");
+              raise_error(ErrorKind::TileCount, "counts must be a 1-d array of length 65 indexed by tile code");
             }
             auto r = counts.unchecked<1>();
             TileSet s;
             for (py::ssize_t i = 0; i <= kJoker; ++i) {
               if (r(i) < 0 || r(i) > kMaxCount) {
-                throw py::value_error("count " + std::to_string(r(i)) + " at code " + std::to_string(i) +
-                                      " out of range 0..7");
+                raise_error(ErrorKind::TileCount, "count " + std::to_string(r(i)) + " at code " +
+                                                      std::to_string(i) + " out of range 0..7");
               }
               s.add(static_cast<int>(i), static_cast<int>(r(i)));
             }
@@ -110,21 +97,39 @@ void register_tiles(py::module_& m) {
            })
       .def("codes", &to_codes, "Tile codes in canonical order (colour, then number, jokers last).")
       .def("count", [](const TileSet& s, int code) {
-             if (code < 0 || code > kJoker) throw py::value_error("tile code out of range 0..64");
+             if (code < 0 || code > kJoker) {
+               raise_error(ErrorKind::InvalidTile, "tile code " + std::to_string(code) + " out of range 0..64");
+             }
              return s.count(code);
            })
       .def("size", &TileSet::size)
-      .def("value", &TileSet::value, py::arg("joker_value"))
+      .def("value",
+           [](const TileSet& s, int joker_value) {
+             // The engine sums in int: a joker value within kMaxJokerValue cannot overflow it.
+             if (joker_value < 0 || joker_value > kMaxJokerValue) {
+               raise_error(ErrorKind::Rummikub, "joker_value must be an int in 0.." + std::to_string(kMaxJokerValue) +
+                                                    ", got " + std::to_string(joker_value));
+             }
+             return s.value(joker_value);
+           },
+           py::arg("joker_value"), "The sum of the numbers, each joker counting joker_value (0..1000000).")
       .def("max_count", &TileSet::max_count)
       .def("contains", [](const TileSet& a, const TileSet& b) { return contains(a, b); })
       .def("sum",
            [](const TileSet& a, const TileSet& b) {
-             if (!sum_fits(a, b)) throw py::value_error("a TileSet holds at most 7 copies of one tile");
+             if (!sum_fits(a, b)) {
+               raise_error(ErrorKind::TileCount, "a TileSet holds at most 7 copies of one tile: " +
+                                                     quoted(tiles_text(a)) + " + " + quoted(tiles_text(b)));
+             }
              return sum(a, b);
            })
       .def("difference",
            [](const TileSet& a, const TileSet& b) {
-             if (!contains(a, b)) throw py::value_error("difference: the right operand is not contained in the left");
+             if (!contains(a, b)) {
+               raise_error(ErrorKind::TileCount, "cannot remove " + quoted(tiles_text(b)) + " from " +
+                                                     quoted(tiles_text(a)) + ": it lacks " +
+                                                     quoted(tiles_text(difference(b, intersection(a, b)))));
+             }
              return difference(a, b);
            })
       .def("intersection", [](const TileSet& a, const TileSet& b) { return intersection(a, b); })
@@ -144,4 +149,6 @@ void register_tiles(py::module_& m) {
       });
 
   params.def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
+  construct_in_new(params);
+  construct_in_new(m.attr("TileSet"));
 }

@@ -63,7 +63,8 @@ MeldError check_meld(const Meld& m, const Params& p) {
   }
   if (m.colour < 0 || m.colour >= p.colours) return MeldError::BadTile;
   if (m.length > p.numbers) return MeldError::TooLong;
-  if (m.number < 1 || m.number + m.length - 1 > p.numbers) return MeldError::OutOfRange;
+  // Written so that no sum can overflow: 1 <= number and number + length - 1 <= numbers.
+  if (m.number < 1 || m.number > p.numbers - m.length + 1) return MeldError::OutOfRange;
   if (m.joker_slots >> m.length) return MeldError::OutOfRange;
   if (popcount(m.joker_slots) == m.length) return MeldError::NoNumberedTile;
   return MeldError::Ok;
@@ -174,6 +175,42 @@ int best_meld_value(const TileSet& tiles, const Params& p) {
     if (start >= 1 && start + n - 1 >= x) best = std::max(best, n * start + n * (n - 1) / 2);
   }
   return best;
+}
+
+namespace {
+// The widest rule set: every meld of any supported rule set is well formed under it.
+constexpr Params kWidest{kMaxNumbers, kMaxColours, kMaxCount, kMaxJokers, 2};
+static_assert(kMaxNumbers <= 16 && kMaxColours <= 4, "meld codes hold 16 slots and 4 colours");
+constexpr int kCodeColours = 16, kCodeLength = 20, kCodeNumber = 25, kCodeColour = 30, kCodeKind = 32;
+}  // namespace
+
+bool meld_codable(const Meld& m) {
+  if (check_meld(m, kWidest) != MeldError::Ok) return false;
+  return m.kind == MeldKind::Run ? m.colours == 0 : (m.colour == 0 && m.joker_slots == 0);
+}
+
+int64_t meld_code(const Meld& m) {
+  const uint64_t code = static_cast<uint64_t>(m.joker_slots) | static_cast<uint64_t>(m.colours) << kCodeColours |
+                        static_cast<uint64_t>(m.length) << kCodeLength |
+                        static_cast<uint64_t>(m.number) << kCodeNumber |
+                        static_cast<uint64_t>(m.colour) << kCodeColour |
+                        static_cast<uint64_t>(m.kind == MeldKind::Group) << kCodeKind;
+  return static_cast<int64_t>(code);
+}
+
+bool meld_of_code(int64_t code, Meld& out) {
+  if (code < 0 || code >= kMeldCodeLimit) return false;
+  const uint64_t c = static_cast<uint64_t>(code);
+  Meld m;
+  m.joker_slots = static_cast<uint32_t>(c & 0xFFFF);
+  m.colours = static_cast<uint32_t>(c >> kCodeColours & 0xF);
+  m.length = static_cast<int>(c >> kCodeLength & 0x1F);
+  m.number = static_cast<int>(c >> kCodeNumber & 0x1F);
+  m.colour = static_cast<int>(c >> kCodeColour & 0x3);
+  m.kind = (c >> kCodeKind & 1) != 0 ? MeldKind::Group : MeldKind::Run;
+  if (!meld_codable(m)) return false;
+  out = m;
+  return true;
 }
 
 }  // namespace rummikub

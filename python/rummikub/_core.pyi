@@ -5,10 +5,11 @@ The C++ core of rummikub: tile multisets, melds and the exact search.
 """
 from __future__ import annotations
 import collections.abc
+import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'SearchRules', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
+__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'check_position', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -78,60 +79,25 @@ class TileSet:
     def to_counts(self) -> numpy.typing.NDArray[numpy.uint8]:
         ...
     def value(self, joker_value: typing.SupportsInt | typing.SupportsIndex) -> int:
-        ...
+        """
+        The sum of the numbers, each joker counting joker_value (0..1000000).
+        """
     def words(self) -> tuple[int, int, int, int, int]:
         ...
-class MeldKind:
+class MeldKind(enum.Enum):
     """
-    Members:
-    
-      RUN
-    
-      GROUP
+    A run (one colour) or a group (one number).
     """
-    GROUP: typing.ClassVar[MeldKind]
-    RUN: typing.ClassVar[MeldKind]
-    __members__: typing.ClassVar[dict[str, MeldKind]]
-    @typing.overload
-    def __eq__(self, other: MeldKind) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: MeldKind) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
+    GROUP = ...
+    RUN = ...
 class Meld:
     """
-    A valid group or run, jokers in their slots.
+    A valid group or run, jokers in their slots (made by the core only).
     """
     __hash__: typing.ClassVar[None] = None
     def __eq__(self, arg0: Meld) -> bool:
+        ...
+    def __repr__(self) -> str:
         ...
     def jokers(self) -> int:
         ...
@@ -159,111 +125,162 @@ class Meld:
     @property
     def number(self) -> int:
         ...
-class Objective:
+class Objective(enum.Enum):
     """
-    Members:
-    
-      TILES
-    
-      VALUE
-    
-      PENALTY
+    What solve maximises.
     """
-    PENALTY: typing.ClassVar[Objective]
-    TILES: typing.ClassVar[Objective]
-    VALUE: typing.ClassVar[Objective]
-    __members__: typing.ClassVar[dict[str, Objective]]
-    @typing.overload
-    def __eq__(self, other: Objective) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: Objective) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
-class JokerPolicy:
+    PENALTY = ...
+    TILES = ...
+    VALUE = ...
+class JokerPolicy(enum.Enum):
     """
-    Members:
-    
-      FREE
-    
-      REPLACE
-    
-      REPLACE_FROM_RACK
+    When a table joker may be retrieved.
     """
-    FREE: typing.ClassVar[JokerPolicy]
-    REPLACE: typing.ClassVar[JokerPolicy]
-    REPLACE_FROM_RACK: typing.ClassVar[JokerPolicy]
-    __members__: typing.ClassVar[dict[str, JokerPolicy]]
-    @typing.overload
-    def __eq__(self, other: JokerPolicy) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: JokerPolicy) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
+    FREE = ...
+    REPLACE = ...
+    REPLACE_FROM_RACK = ...
 class SearchRules:
     """
     The rules the search needs (tile parameters and turn variants).
     """
     def __init__(self, params: Params, opening_threshold: typing.SupportsInt | typing.SupportsIndex, joker_in_opening: bool, extend_after_opening: bool, policy: JokerPolicy, joker_penalty: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
+class SearchStats:
+    """
+    Deterministic work counters of one search: programme states created, transitions evaluated, programme runs (one per joker option or opening subset), and whether a run stopped at its state limit.
+    """
+    def __eq__(self, other: SearchStats) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __init__(self, states: typing.SupportsInt | typing.SupportsIndex = 0, transitions: typing.SupportsInt | typing.SupportsIndex = 0, runs: typing.SupportsInt | typing.SupportsIndex = 0, limited: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+    def __reduce__(self) -> tuple[type, tuple[int, int, int, int]]:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def to_dict(self) -> dict[str, int]:
+        """
+        The counters as a dict (for JSON).
+        """
+    @property
+    def limited(self) -> int:
+        """
+        1 when a run passed its state limit (the answer is unknown).
+        """
+    @property
+    def runs(self) -> int:
+        """
+        Programme runs (one per joker option or opening subset).
+        """
+    @property
+    def states(self) -> int:
+        """
+        Programme states created.
+        """
+    @property
+    def transitions(self) -> int:
+        """
+        State-to-state moves evaluated.
+        """
+class PlayResult:
+    """
+    One legal play as the core found it (made by the core only).
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def key(self) -> int:
+        """
+        The objective's lexicographic key, packed (higher is better).
+        """
+    @property
+    def played(self) -> TileSet:
+        """
+        The rack tiles placed.
+        """
+    @property
+    def table(self) -> tuple[int, ...]:
+        """
+        The whole new table, as meld codes (meld_of_code).
+        """
+    @property
+    def tiles(self) -> int:
+        """
+        How many rack tiles the play places.
+        """
+    @property
+    def value(self) -> int:
+        """
+        The face value of the placed tiles, jokers at what they stand for.
+        """
+class SolveResult:
+    """
+    What solve found: the best play (or None) and the work counters.
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def play(self) -> PlayResult | None:
+        """
+        The best play, or None when no rack tile can be played.
+        """
+    @property
+    def stats(self) -> SearchStats:
+        """
+        The work counters of the search.
+        """
+class ArrangeResult:
+    """
+    What arrange found: meld codes (or None) and the counters.
+    """
+    @property
+    def stats(self) -> SearchStats:
+        """
+        The work counters of the search.
+        """
+    @property
+    def table(self) -> tuple[int, ...] | None:
+        """
+        Meld codes partitioning every tile, or None.
+        """
+class BatchResult:
+    """
+    The best plays of a batch of positions, one row each.
+    """
+    @property
+    def found(self) -> numpy.typing.NDArray[numpy.bool]:
+        """
+        Whether each position has a play.
+        """
+    @property
+    def key(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        The objective key of each play.
+        """
+    @property
+    def played(self) -> numpy.typing.NDArray[numpy.uint8]:
+        """
+        The (n, 65) counts of the tiles each play places.
+        """
+    @property
+    def stats(self) -> SearchStats:
+        """
+        The work counters summed over the batch.
+        """
+    @property
+    def tiles(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        Rack tiles placed by each play.
+        """
+    @property
+    def value(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        Face value of each play.
+        """
 class PlayList:
     """
-    Every legal play of a position, kept in the core: a play is read by index as (played tiles, meld codes of the new table, value); its table is built when first read.
+    Every legal play of a position, kept in the core: a play is read by index; its table is built when first read (made by the core only).
     """
     def __len__(self) -> int:
         ...
@@ -271,53 +288,62 @@ class PlayList:
         """
         The index of the play placing exactly `tiles`, or -1.
         """
-    def play(self, index: typing.SupportsInt | typing.SupportsIndex) -> tuple[TileSet, tuple[int, ...], int]:
+    def play(self, index: typing.SupportsInt | typing.SupportsIndex) -> PlayResult:
         """
-        Play number `index` as (played tiles, meld codes of the new table, value).
+        Play number `index`.
         """
     def played(self) -> list[TileSet]:
         """
         The played tiles of every play, in order.
         """
-    def slice(self, start: typing.SupportsInt | typing.SupportsIndex, stop: typing.SupportsInt | typing.SupportsIndex) -> list[tuple[TileSet, tuple[int, ...], int]]:
+    def slice(self, start: typing.SupportsInt | typing.SupportsIndex, stop: typing.SupportsInt | typing.SupportsIndex) -> list[PlayResult]:
         """
-        Plays start..stop-1 (clipped to the list) as play tuples.
+        Plays start..stop-1 (clipped to the list).
         """
-def all_plays(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[PlayList, tuple[int, int, int]]:
+    @property
+    def stats(self) -> SearchStats:
+        """
+        The work counters of the enumeration.
+        """
+def all_plays(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, limit: int | None = None) -> PlayList:
     """
-    Every distinct legal play onto a table given as meld codes, best first: (PlayList, (states, transitions, runs)).
+    Every distinct legal play onto a table given as meld codes, best first; SearchLimitError past `limit` states.
     """
-def arrange(tiles: TileSet, params: Params) -> tuple[tuple[int, ...] | None, tuple[int, int, int]]:
+def arrange(tiles: TileSet, params: Params) -> ArrangeResult:
     """
-    Partitions every tile into valid melds: (meld codes or None, (states, transitions, runs)).
+    Partitions every tile into valid melds.
     """
 def best_meld_value(tiles: TileSet, params: Params) -> int:
     """
     The highest value of any reading of the tiles as one meld, or -1 when they form none.
     """
+def check_position(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, limit: int | None = None) -> None:
+    """
+    Checks a position and a limit as solve and all_plays do (InvalidMeldError, TileCountError, RummikubError), without searching.
+    """
 def make_meld(kind: MeldKind, colour: typing.SupportsInt | typing.SupportsIndex, number: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex, joker_slots: typing.SupportsInt | typing.SupportsIndex, colours: typing.SupportsInt | typing.SupportsIndex, params: Params) -> Meld:
     """
-    Builds a meld from its fields; ValueError says why it is not one.
+    Builds a meld from its fields; InvalidMeldError says why it is not one.
     """
 def meld_code(meld: Meld) -> int:
     """
-    The meld as the int code the search results use.
+    The meld as the int code the search takes and returns.
     """
 def meld_of_code(code: typing.SupportsInt | typing.SupportsIndex) -> Meld:
     """
-    The meld of a code from meld_code or a search result.
+    The meld of a code from meld_code or a search result; InvalidMeldError for any other int.
     """
 def read_meld(codes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], params: Params) -> Meld:
     """
-    Reads tile codes in order as a meld (jokers positional where the order allows); ValueError says why not.
+    Reads tile codes in order as a meld (jokers positional where the order allows); InvalidMeldError says why not.
     """
-def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[TileSet | None, tuple[int, ...], int, int, int, int]:
+def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective, limit: int | None = None) -> SolveResult:
     """
-    The best legal play onto a table given as meld codes: (played tiles or None, meld codes of the new table, value, states, transitions, runs).
+    The best legal play onto a table given as meld codes; SearchLimitError past `limit` states in a run.
     """
-def solve_batch(tables: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], racks: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], rules: SearchRules, opened: typing.Annotated[numpy.typing.ArrayLike, numpy.bool], objective: Objective, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+def solve_batch(tables: numpy.typing.NDArray[numpy.int64], racks: numpy.typing.NDArray[numpy.int64], rules: SearchRules, opened: numpy.typing.NDArray[numpy.bool], objective: Objective, limit: int | None = None) -> BatchResult:
     """
-    Best plays of many positions given as (n, 65) count arrays; table jokers count as free.
+    Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`; table jokers count as free.
     """
 JOKER: int = 64
 MAX_COLOURS: int = 4

@@ -1,4 +1,9 @@
-"""The exception hierarchy: every error a user can cause is a ``ValueError`` naming the input."""
+"""The exception hierarchy: every error a user can cause is a ``ValueError`` naming the input.
+
+The C++ core raises these very classes: ``rummikub._core`` imports this module when it loads and translates
+its refusals into ``InvalidTileError``, ``InvalidMeldError``, ``TileCountError``, ``SearchLimitError`` or
+``RummikubError``, so callers catch types and never read messages. This module therefore imports nothing from
+the package."""
 
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 
 :func:`check_turn` is the single verdict the game uses for every committed turn, and the independent
 re-checker of the search (``docs/search-semantics.md`` is its contract, rule by rule). It never asks the
-C++ search for its verdict: meld validity and the best reading of a meld come from the core
-(:class:`~rummikub.meld.Meld`, :func:`best_value`), the rest is small exhaustive Python.
+C++ search for its verdict on a turn: meld validity and the best reading of a meld come from the core
+(:class:`~rummikub.meld.Meld`, :func:`best_value`), the most an opening's own tiles can score from the core's
+search (:func:`best_opening`), the rest is small exhaustive Python.
 
 >>> from rummikub import RuleSet, Table, TileSet
 >>> rules = RuleSet.preset("classic")
@@ -43,20 +44,19 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
 from . import _core, _memo
-from ._errors import IllegalMoveError
+from ._errors import IllegalMoveError, InvalidMeldError
 from .meld import Meld, Table
 from .rules import RuleSet
-from .tiles import JOKER, Tile, TileSet
+from .search import Play, solve
+from .tiles import JOKER, Tile, TileSet, core_of
 
 __all__ = ["Reason", "check_turn", "best_value", "opening_value", "best_opening", "illegal", "check_meld"]
 
-_MAX_NUMBERS: int = _core.MAX_NUMBERS
 
 
 class Reason(str, enum.Enum):
@@ -98,7 +98,7 @@ def best_value(tiles: TileSet, rules: RuleSet) -> int:
     >>> best_value(TileSet.parse("R8 R9 J"), RuleSet())
     27
     """
-    return int(_core.best_meld_value(tiles._s, rules.params))
+    return int(_core.best_meld_value(core_of(tiles), rules.params))
 
 
 def check_meld(meld: Meld, rules: RuleSet) -> str | None:
@@ -107,7 +107,7 @@ def check_meld(meld: Meld, rules: RuleSet) -> str | None:
     try:
         _core.make_meld(_core.MeldKind.RUN if kind == 0 else _core.MeldKind.GROUP, colour, number, length, slots,
                         colours, rules.params)
-    except ValueError as exc:
+    except InvalidMeldError as exc:
         return str(exc)
     return None
 
@@ -135,192 +135,44 @@ def _fmt(tiles: Iterable[Tile]) -> str:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# The opening search: the most a multiset can score as disjoint sets (best readings), exhaustively.
+# The opening value: the most a multiset can score as disjoint sets (best readings), found by the core's search.
 
 
-def _candidate_melds(first: Tile, counts: Counter[Tile], jokers: int, rules: RuleSet) -> list[tuple[Tile, ...]]:
-    """Every set (as a sorted tile tuple) holding ``first`` as its lowest numbered tile, drawn from ``counts``
-    (numbered tiles above ``first``) and ``jokers``."""
-    assert first.number is not None and first.colour is not None
-    colour, number = int(first.colour), first.number
-    out: set[tuple[Tile, ...]] = set()
-    # groups: first plus higher colours of the same number, plus jokers
-    higher = [Tile(c, number) for c in range(colour + 1, rules.colours) if counts[Tile(c, number)] > 0]
-    for size in range(0, len(higher) + 1):
-        for others in itertools.combinations(higher, size):
-            for j in range(0, jokers + 1):
-                n = 1 + size + j
-                if rules.min_len <= n <= rules.colours:
-                    out.add((first, *others) + (JOKER,) * j)
-    # runs: first is the lowest numbered tile; jokers may stand below it and anywhere above it
-    for below in range(0, jokers + 1):
-        start = number - below
-        if start < 1:
-            break
-        for end in range(number, rules.numbers + 1):
-            length = end - start + 1
-            if length > rules.numbers:
-                break
-            above = [Tile(colour, n) for n in range(number + 1, end + 1)]
-            missing = [t for t in above if counts[t] == 0]
-            free = jokers - below - len(missing)
-            if free < 0:
-                break
-            if length < rules.min_len:
-                continue
-            present = [t for t in above if counts[t] > 0]
-            # jokers may also stand in for present tiles (keeping the real one for another set)
-            for k in range(0, min(free, len(present)) + 1):
-                for swapped in itertools.combinations(present, k):
-                    real = [t for t in present if t not in swapped]
-                    out.add((first, *real) + (JOKER,) * (below + len(missing) + k))
-    return sorted(out)
-
-
-class _Reached(Exception):
-    """Raised inside the opening search once the target is reached."""
-
-
-class _OpeningSearch:
-    """Depth-first search over the lowest remaining numbered tile: skip it, or put it in a set with higher
-    tiles. Memoised on the remaining multiset; pruned with the remaining face value."""
-
-    def __init__(self, rules: RuleSet, target: int | None = None) -> None:
-        self.rules = rules
-        self.target = target
-        self.memo: dict[tuple[tuple[Tile, int], ...], tuple[int, tuple[tuple[Tile, ...], ...]]] = {}
-        self.values: dict[tuple[Tile, ...], int] = {}
-
-    def value(self, meld: tuple[Tile, ...]) -> int:
-        v = self.values.get(meld)
-        if v is None:
-            v = best_value(TileSet(meld), self.rules)
-            self.values[meld] = v
-        return v
-
-    def best(self, counts: Counter[Tile], jokers: int, acc: int = 0) -> tuple[int, tuple[tuple[Tile, ...], ...]]:
-        key = (*sorted((t, c) for t, c in counts.items() if c > 0), (JOKER, jokers))
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        numbered = sorted(t for t, c in counts.items() if c > 0)
-        result: tuple[int, tuple[tuple[Tile, ...], ...]] = (0, ())
-        if numbered:
-            first = numbered[0]
-            counts[first] -= 1
-            # skip one copy of `first`
-            result = self.best(counts, jokers, acc)
-            for meld in _candidate_melds(first, counts, jokers, self.rules):
-                value = self.value(meld)
-                if value < 0:
-                    continue
-                used = Counter(t for t in meld[1:] if not t.is_joker)
-                if any(counts[t] < n for t, n in used.items()):
-                    continue
-                j = sum(1 for t in meld if t.is_joker)
-                counts.subtract(used)
-                sub_value, sub_melds = self.best(counts, jokers - j, acc + value)
-                counts.update(used)
-                if value + sub_value > result[0]:
-                    result = (value + sub_value, (meld, *sub_melds))
-                    if self.target is not None and acc + result[0] >= self.target:
-                        raise _Reached(acc + result[0])
-            counts[first] += 1
-        self.memo[key] = result
-        return result
-
-
-def _useful(tiles: TileSet, rules: RuleSet) -> tuple[Counter[Tile], int]:
-    """The numbered tiles of ``tiles`` that lie in some set formable from ``tiles``, and the jokers."""
-    counts: Counter[Tile] = Counter(t for t in tiles if not t.is_joker)
-    jokers = tiles.jokers
-    while True:
-        keep: set[Tile] = set()
-        for t in counts:
-            assert t.number is not None and t.colour is not None
-            n, c = t.number, int(t.colour)
-            same = sum(1 for k in range(rules.colours) if counts[Tile(k, n)] > 0)
-            if same + jokers >= rules.min_len:
-                keep.add(t)
-                continue
-            # longest window of this colour through t, jokers filling holes
-            for start in range(max(1, n - rules.min_len + 1), n + 1):
-                end = start + rules.min_len - 1
-                if end > rules.numbers:
-                    break
-                holes = sum(1 for m in range(start, end + 1) if counts[Tile(c, m)] == 0)
-                if holes <= jokers:
-                    keep.add(t)
-                    break
-        if len(keep) == len(counts):
-            return counts, jokers
-        counts = Counter({t: counts[t] for t in keep})
+def _best_sets(tiles: TileSet, rules: RuleSet) -> Play | None:
+    """The play of ``tiles`` onto an empty table with the most face value (jokers at what they stand for): the
+    disjoint sets of ``tiles`` worth the most, each at its best reading (None when they form no set)."""
+    return solve(Table(), tiles, rules=rules, opened=True, objective="value")
 
 
 def best_opening(tiles: TileSet, rules: RuleSet) -> tuple[int, list[Meld]]:
     """The highest total (best readings) of disjoint sets formed from ``tiles`` alone, and those sets.
 
-    An exhaustive search (memoised, fine for racks of a few dozen tiles); the game uses it for the
-    ``extend_after_opening`` opening check, where a part of the played tiles must open on its own.
+    The core's exact search answers it; the game uses it for the ``extend_after_opening`` opening check, where
+    a part of the played tiles must open on its own. Raises :class:`SearchLimitError` past the default search
+    limit of :func:`~rummikub.solve` (a limit no rack of a real game comes near).
 
     >>> value, melds = best_opening(TileSet.parse("R10 R11 R12 K9 B9 O9 K1"), RuleSet())
     >>> value, sorted(map(str, melds))
     (60, ['K9 B9 O9', 'R10 R11 R12'])
     """
-    counts, jokers = _useful(tiles, rules)
-    value, melds = _OpeningSearch(rules).best(counts, jokers)
-    return value, [_read_best(m, rules) for m in melds]
+    play = _best_sets(tiles, rules)
+    return (0, []) if play is None else (play.value, list(play.table))
 
 
 def opening_value(tiles: TileSet, rules: RuleSet, target: int | None = None) -> int:
-    """The highest total of disjoint sets formable from ``tiles`` (see :func:`best_opening`); with
-    ``target``, the search may stop early and return any total of at least ``target``.
+    """The highest total of disjoint sets formable from ``tiles`` (see :func:`best_opening`). ``target`` is
+    accepted for callers that only need to know whether a total is reached; the answer is exact either way.
 
     >>> opening_value(TileSet.parse("R8 R9 J R11"), RuleSet())
     38
     """
-    return _opening_value_cached(tiles, rules, target)
+    return _opening_value_cached(tiles, rules)
 
 
 @lru_cache(maxsize=4096)
-def _opening_value_cached(tiles: TileSet, rules: RuleSet, target: int | None) -> int:
-    counts, jokers = _useful(tiles, rules)
-    if target is not None:
-        bound = sum(t.value() * c for t, c in counts.items()) + jokers * rules.numbers
-        if bound < target:  # few tiles: the exact value is cheap and makes a better message
-            return _OpeningSearch(rules).best(counts, jokers)[0]
-    try:
-        return _OpeningSearch(rules, target).best(counts, jokers)[0]
-    except _Reached as hit:
-        return int(hit.args[0])
-
-
-def _read_best(meld: tuple[Tile, ...], rules: RuleSet) -> Meld:
-    """The meld reading of a tile multiset with the highest value."""
-    target = best_value(TileSet(meld), rules)
-    numbered = [t for t in meld if not t.is_joker]
-    j = len(meld) - len(numbered)
-    options: list[Meld] = []
-    if len({t.number for t in numbered}) == 1:
-        try:
-            options.append(Meld.group(numbered[0].number or 0, [t.colour or 0 for t in numbered], j, rules))
-        except Exception:
-            pass
-    if len({t.colour for t in numbered}) == 1:
-        lo = min(t.number or 0 for t in numbered)
-        hi = max(t.number or 0 for t in numbered)
-        length = len(meld)
-        for start in range(max(1, hi - length + 1), lo + 1):
-            have = {t.number for t in numbered}
-            slots = [i for i in range(length) if start + i not in have]
-            try:
-                options.append(Meld.run(numbered[0].colour or 0, start, length, slots, rules))
-            except Exception:
-                pass
-    options = [m for m in options if m.value == target]
-    if not options:
-        raise AssertionError(f"no reading of {_fmt(meld)} worth {target}")
-    return max(options, key=lambda m: (m.kind.value == "run", m.number))
+def _opening_value_cached(tiles: TileSet, rules: RuleSet) -> int:
+    play = _best_sets(tiles, rules)
+    return 0 if play is None else play.value
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -374,10 +226,10 @@ def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Ma
 
 def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
     """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3)."""
-    table_jokers = [c for _, c in before._joker_slots()]
+    table_jokers = [c for _, c in before.joker_slots()]
     if not table_jokers:
         return
-    after_jokers = after._joker_slots()
+    after_jokers = after.joker_slots()
     if _jokers_stay(table_jokers, [c for _, c in after_jokers]):
         # Some assignment leaves every table joker standing for one of its tiles (none is retrieved): the
         # search below would accept at that assignment, so accept now (most turns, cheaply).
@@ -450,7 +302,7 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
     """
     valid = _valid_melds(rules)
     for i, meld in enumerate(after, start=1):
-        if meld._key in valid:  # found valid under these rules before
+        if meld.key in valid:  # found valid under these rules before
             continue
         problem = check_meld(meld, rules)
         if problem is not None:
@@ -458,7 +310,7 @@ def check_turn(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
             raise illegal(reason, f"set {i} ({meld}) is not valid under these rules: {problem}")
         if len(valid) >= _MAX_VALID_MELDS:
             valid.clear()
-        valid.add(meld._key)
+        valid.add(meld.key)
     before_tiles, after_tiles = before.tiles(), after.tiles()
     if not before_tiles <= after_tiles:
         missing = before_tiles - (before_tiles & after_tiles)
@@ -490,12 +342,12 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
         first: dict[tuple[int, ...], Meld] = {}
         remaining: dict[tuple[int, ...], int] = {}
         for meld in after:
-            first.setdefault(meld._key, meld)
-            remaining[meld._key] = remaining.get(meld._key, 0) + 1
+            first.setdefault(meld.key, meld)
+            remaining[meld.key] = remaining.get(meld.key, 0) + 1
         changed = []
         for meld in before:
-            if remaining.get(meld._key, 0) > 0:
-                remaining[meld._key] -= 1
+            if remaining.get(meld.key, 0) > 0:
+                remaining[meld.key] -= 1
             else:
                 changed.append(meld)
         if changed:
@@ -520,8 +372,8 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
                       f"the played tiles {played} make sets of their own worth {total} at most{note}, "
                       f"{threshold - total} short of {threshold} (docs/rules.md §6)")
     if rules.joker_retrieval != "free":
-        table_jokers = [c for _, c in before._joker_slots()]
-        after_jokers = [c for _, c in after._joker_slots()]
+        table_jokers = [c for _, c in before.joker_slots()]
+        after_jokers = [c for _, c in after.joker_slots()]
         if table_jokers and not _jokers_stay(table_jokers, after_jokers):
             raise illegal(Reason.JOKER_RETRIEVED_BEFORE_OPENING,
                           "a table joker left its place on the opening turn; only a player who had opened "

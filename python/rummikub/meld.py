@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any, Union, overload
 
 from . import _core, _memo
-from ._errors import InvalidMeldError, InvalidNotationError, RummikubError
+from ._errors import InvalidMeldError, InvalidNotationError, RummikubError, TileCountError
 from .rules import RuleSet
 from .tiles import (
     JOKER,
@@ -35,6 +35,7 @@ from .tiles import (
 )
 
 __all__ = ["MeldKind", "Meld", "Table"]
+# Not in __all__: search_codes and table_of_codes, the internal interface of the search (meld codes).
 
 _STANDARD = RuleSet()
 _MAX_NUMBERS: int = _core.MAX_NUMBERS
@@ -70,11 +71,10 @@ class Meld:
             raise InvalidNotationError(f"use Meld.parse({tiles!r}) to read notation")
         rules = _rules_arg(rules) or _STANDARD
         seq = [_as_tile(t, rules) for t in _iterable(tiles, "a Meld is made from an iterable of tiles", InvalidMeldError)]
-        try:
-            core = _core.read_meld([t.code for t in seq], rules.params)
-        except ValueError as exc:
+        core = _read(seq, rules)
+        if isinstance(core, str):
             text = " ".join(map(str, seq)) or "(no tiles)"
-            raise InvalidMeldError(f"{text!r} is not a valid set: {exc}") from None
+            raise InvalidMeldError(f"{text!r} is not a valid set: {core}")
         self._init(core)
 
     def _init(self, core: _core.Meld) -> None:
@@ -122,20 +122,26 @@ class Meld:
         tiles = [t for parsed, _token, _pos in tokens for t in parsed]
         if not tiles:
             raise InvalidNotationError(f"{text!r} holds no tiles")
+        r = _rules_arg(rules) or _STANDARD
+        written = " ".join(map(str, tiles))
+        shown = repr(written) if written.upper() == " ".join(text.split()).upper() else f"{text!r} ({written})"
         if len(tokens) == 1 and _is_group_token(tokens[0][1]):
-            real = [t for t in tiles if not t.is_joker]
+            # parse_tokens gave one number and distinct colours: the core says whether they make a group
+            mask = sum(1 << int(t.colour) for t in tiles if t.colour is not None)
+            core: _core.Meld | str
             try:
-                return cls.group(real[0].number or 0, [t.colour for t in real if t.colour is not None],
-                                 jokers=len(tiles) - len(real), rules=rules)
+                core = _core.make_meld(_core.MeldKind.GROUP, 0, tiles[0].number or 0, len(tiles), 0, mask, r.params)
             except InvalidMeldError as exc:
-                reason = str(exc).split(" is not a valid set: ", 1)[-1]
-                raise InvalidMeldError(f"{text!r} ({' '.join(map(str, tiles))}) is not a valid group: {reason}") from None
-        try:
-            return cls(tiles, rules)
-        except InvalidMeldError as exc:
-            if " ".join(map(str, tiles)).upper() == " ".join(text.split()).upper():
-                raise
-            raise InvalidMeldError(f"{text!r} ({' '.join(map(str, tiles))}) is {str(exc).split(' is ', 1)[1]}") from None
+                core = str(exc)
+            if isinstance(core, str):
+                raise InvalidMeldError(f"{text!r} ({written}) is not a valid group: {core}")
+            return cls._wrap(core)
+        core = _read(tiles, r)
+        if isinstance(core, str):
+            raise InvalidMeldError(f"{shown} is not a valid set: {core}")
+        out = object.__new__(cls)
+        out._init(core)
+        return out
 
     @classmethod
     def run(cls, colour: Colour | int, start: int, length: int, jokers: Iterable[int] = (),
@@ -185,7 +191,7 @@ class Meld:
         params = (_rules_arg(rules) or _STANDARD).params
         try:
             core = _core.make_meld(kind, int(colour), number, length, slots, mask, params)
-        except (ValueError, TypeError) as exc:
+        except (InvalidMeldError, TypeError) as exc:  # TypeError: a field too big for the core's int
             raise InvalidMeldError(f"{what} is not a valid set: {exc}") from None
         return cls._wrap(core)
 
@@ -264,6 +270,14 @@ class Meld:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_meld, (self._key,))
+
+
+def _read(tiles: Sequence[Tile], rules: RuleSet) -> _core.Meld | str:
+    """The core's reading of ``tiles`` in order as a meld, or the reason they form none."""
+    try:
+        return _core.read_meld([t.code for t in tiles], rules.params)
+    except InvalidMeldError as exc:  # the core's message is the reason alone
+        return str(exc)
 
 
 def _int_or(value: object, default: int = 0) -> int:
@@ -380,7 +394,7 @@ class Table(Sequence[Meld]):
     _melds: tuple[Meld, ...]
     _tileset: TileSet | None
     _jokers: tuple[tuple[int, frozenset[Tile]], ...] | None
-    _codes: tuple[int, ...] | None  # the melds' search codes, computed once (see _table_codes)
+    _codes: tuple[int, ...] | None  # the melds' search codes, computed once (see search_codes)
 
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
         if isinstance(melds, str):
@@ -438,17 +452,20 @@ class Table(Sequence[Meld]):
         if out is None:  # computed once: the table is immutable (and the game asks at every turn)
             try:
                 out = TileSet._wrap(_core.TileSet([c for m in self._melds for c in m._info.codes]))
-            except ValueError:  # too many copies of a tile: the TileSet sum names them
+            except TileCountError:  # too many copies of a tile: the TileSet sum names them
                 out = TileSet()
                 for m in self._melds:
                     out = out | m.tileset()
             _set_tileset(self, out)
         return out
 
-    def _joker_slots(self) -> tuple[tuple[int, frozenset[Tile]], ...]:
+    def joker_slots(self) -> tuple[tuple[int, frozenset[Tile]], ...]:
         """For each joker on the table, in order: its meld's index and the tiles it may stand for (computed
-        once: the game's rules check reads it for the table after a turn and again for the table before the
-        next)."""
+        once: the rules check reads it for the table after a turn and again for the table before the next).
+
+        >>> [(i, sorted(map(str, c))) for i, c in Table.parse("R1 R2 R3 | K7 B7 J").joker_slots()]
+        [(1, ['O7', 'R7'])]
+        """
         out = self._jokers
         if out is None:
             out = tuple((i, c) for i, m in enumerate(self._melds) for c in m._info.candidates)
@@ -509,11 +526,18 @@ _set_jokers = _slot_setter(Table, "_jokers")
 _set_codes = _slot_setter(Table, "_codes")
 
 
-def _table_codes(table: Table) -> tuple[int, ...]:
-    """The search codes of the table's melds (what ``_core.solve`` takes), computed once per table: the table
-    a search returns already knows them, so a game passes each new table to the next search for free."""
+def search_codes(table: Table) -> tuple[int, ...]:
+    """Internal interface of the search: the meld codes of the table's melds (what ``_core.solve`` takes),
+    computed once per table: the table a search returns already knows them, so a game passes each new table to
+    the next search for free."""
     codes = table._codes
     if codes is None:
         codes = tuple([m._info.code for m in table._melds])
         _set_codes(table, codes)
     return codes
+
+
+def table_of_codes(codes: tuple[int, ...]) -> Table:
+    """Internal interface of the search: the Table of meld codes from the core (a search result's), made of the
+    shared Meld objects, and knowing its codes for the next search."""
+    return Table._wrap(_melds_of_codes(codes), codes)

@@ -20,17 +20,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
 from . import _core
+from ._core import SearchStats
 from .action import Action
-from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
-from .meld import Table, _melds_of_codes, _table_codes
+from ._errors import InvalidNotationError, RummikubError, TileCountError
+from .meld import Table, search_codes, table_of_codes
 from .rules import RuleSet
-from .tiles import TileSet
+from .tiles import TileSet, core_of, of_core
 
 if TYPE_CHECKING:  # numpy is imported by solve_batch, so that `import rummikub` does not load it
     import numpy as np
     import numpy.typing as npt
 __all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "DEFAULT_SOLVE_LIMIT", "arrange",
            "solve", "plays", "solve_batch"]
+
+# SearchStats is the core's own class (rummikub._core.SearchStats): read-only counters ``states``,
+# ``transitions``, ``runs`` and ``limited``, comparable, hashable and picklable, with ``to_dict()`` for JSON.
 
 Objective = Literal["tiles", "value", "penalty"]
 _OBJECTIVES = {"tiles": _core.Objective.TILES, "value": _core.Objective.VALUE, "penalty": _core.Objective.PENALTY}
@@ -42,16 +46,7 @@ _POLICIES = {
 _STANDARD = RuleSet()
 TableLike = Union[Table, str]
 TilesLike = Union[TileSet, str]
-
-
-@dataclass(frozen=True)
-class SearchStats:
-    """Deterministic work counters of one search: programme states created, transitions evaluated, and
-    programme runs (one per joker option or opening subset)."""
-
-    states: int = 0
-    transitions: int = 0
-    runs: int = 0
+_NO_STATS = SearchStats()
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +61,7 @@ class Play(Action):
     tiles: TileSet
     table: Table
     value: int
-    stats: SearchStats = field(default=SearchStats(), compare=False, repr=False)
+    stats: SearchStats = field(default=_NO_STATS, compare=False, repr=False)
 
 
 def _rules(rules: RuleSet | None) -> RuleSet:
@@ -98,7 +93,7 @@ def _search_rules_of(rules: RuleSet) -> _core.SearchRules:
     try:
         return _core.SearchRules(rules.params, rules.opening_threshold, rules.joker_in_opening,
                                  rules.extend_after_opening, _POLICIES[rules.joker_retrieval], rules.joker_penalty)
-    except ValueError as exc:
+    except RummikubError as exc:
         raise RummikubError(f"rule set {rules.name!r}: {exc}") from None
 
 
@@ -123,37 +118,15 @@ def _position(table: TableLike, rack: TilesLike, rules: RuleSet | None) -> tuple
     return _table(table, r), _tiles(rack, r, "rack"), r
 
 
-def _refused(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> RummikubError:
-    """The error to raise when the core refuses a position: the tile counts are checked here (only on
-    failure, so the hot path builds no message) to name the offending input."""
-    try:
-        table.tiles().check(rules, what=f"table {str(table)!r}")
-        rack.check(rules, what=f"rack {str(rack)!r}")
-        (table.tiles() | rack).check(rules, what=f"table {str(table)!r} with rack {str(rack)!r}")
-    except RummikubError as rich:
-        return rich
-    return RummikubError(f"table {str(table)!r} with rack {str(rack)!r}: {exc}")
-
-
-def _stats(states: int, transitions: int, runs: int) -> SearchStats:
-    # Filled as _frozen.frozen() fills a frozen dataclass, its keyword packing and update() spelled out: with
-    # the Play below that saves ~0.7 us of the ~3.5 us Python side of a solve (tests/test_search_wrapping.py
-    # checks these instances equal properly constructed ones).
-    out = _new(SearchStats)
+def _play(found: _core.PlayResult, stats: SearchStats) -> Play:
+    """A Play from the core's result: played tiles, the new table's meld codes, the value."""
+    # Filled as _frozen.frozen() fills a frozen dataclass, its keyword packing spelled out: that saves about a
+    # fifth of the Python side of a solve (tests check these instances equal properly constructed ones).
+    out = _new(Play)
     d = out.__dict__
-    d["states"] = states
-    d["transitions"] = transitions
-    d["runs"] = runs
-    return out
-
-
-def _play(played: _core.TileSet, codes: tuple[int, ...], value: int, stats: SearchStats) -> Play:
-    """A Play from the core's compact result: played tiles, the new table's meld codes, the value."""
-    out = _new(Play)  # filled as _stats above
-    d = out.__dict__
-    d["tiles"] = TileSet._wrap(played)
-    d["table"] = Table._wrap(_melds_of_codes(codes), codes)  # the next search on this table reuses the codes
-    d["value"] = value
+    d["tiles"] = of_core(found.played)
+    d["table"] = table_of_codes(found.table)  # the next search on this table reuses the codes
+    d["value"] = found.value
     d["stats"] = stats
     return out
 
@@ -168,6 +141,12 @@ def _objective(objective: str) -> _core.Objective:
         raise RummikubError(f"objective must be one of {', '.join(_OBJECTIVES)}, got {objective!r}") from None
 
 
+def _opened(opened: object) -> bool:
+    if not isinstance(opened, bool):
+        raise RummikubError(f"opened must be a bool, got {opened!r}")
+    return opened
+
+
 def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     """Partitions every tile into valid sets, or returns None when that is impossible.
 
@@ -179,30 +158,13 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     True
     """
     r = _rules(rules)
-    ts = _tiles(tiles, r, "tiles")
-    try:
-        codes, _counters = _core.arrange(ts._s, r.params)
-    except ValueError as exc:
-        ts.check(r, what=f"tiles {str(ts)!r}")
-        raise RummikubError(f"tiles {str(ts)!r}: {exc}") from None
-    return None if codes is None else Table._wrap(_melds_of_codes(codes))
+    found = _core.arrange(core_of(_tiles(tiles, r, "tiles")), r.params)
+    return None if found.table is None else table_of_codes(found.table)
 
 
 DEFAULT_SOLVE_LIMIT = 6_000_000
 """Search states (96 bytes each, plus their layers' index and spare room) one programme run of :func:`solve`
 may hold before it gives up."""
-
-
-def _limit(limit: int | None) -> int:
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise RummikubError(f"limit must be a positive int or None, got {limit!r}")
-    return limit or 0
-
-
-def _limited(exc: ValueError, table: Table, rack: TileSet, rules: RuleSet) -> RummikubError:
-    if str(exc).startswith("search limit"):
-        return SearchLimitError(f"rack {str(rack)!r} on table {str(table)!r}: {exc}")
-    return _refused(exc, table, rack, rules)
 
 
 def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,
@@ -222,17 +184,11 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     >>> solve("K5 B5 O5 J", "K1 K2") is None
     True
     """
-    if not isinstance(opened, bool):
-        raise RummikubError(f"opened must be a bool, got {opened!r}")
     obj = _objective(objective)
-    nodes = _limit(limit)
     t, k, r = _position(table, rack, rules)
-    try:
-        played, codes, value, states, transitions, runs = _core.solve(_table_codes(t), k._s, _search_rules(r),
-                                                                      opened, obj, nodes)
-    except ValueError as exc:
-        raise _limited(exc, t, k, r) from None
-    return None if played is None else _play(played, codes, value, _stats(states, transitions, runs))
+    found = _core.solve(search_codes(t), core_of(k), _search_rules(r), _opened(opened), obj, limit)
+    play = found.play
+    return None if play is None else _play(play, found.stats)
 
 
 class LegalPlays:
@@ -248,41 +204,37 @@ class LegalPlays:
     """
 
     def __init__(self, table: Table, rack: TileSet, rules: RuleSet, opened: bool, limit: int | None) -> None:
-        self._position = (table, rack, rules)
-        self._args = (_table_codes(table), rack._s, _search_rules(rules), opened, limit or 0)
+        self._rules = rules
+        self._args = (search_codes(table), core_of(rack), _search_rules(rules), opened, limit)
         # The plays stay in the core until asked for: len() and `in` build no Python object per play.
         self._list: _core.PlayList | None = None
-        self._stats = SearchStats()
 
     def _load(self) -> _core.PlayList:
         if self._list is None:
-            try:
-                found, (states, transitions, runs) = _core.all_plays(*self._args)
-            except ValueError as exc:
-                if "too many plays" in str(exc):
-                    table, rack, _rules = self._position
-                    raise SearchLimitError(f"plays of rack {str(rack)!r} on table {str(table)!r}: {exc}") from None
-                raise _refused(exc, *self._position) from None
-            self._stats = _stats(states, transitions, runs)
-            self._list = found
+            self._list = _core.all_plays(*self._args)
         return self._list
 
-    def _played(self) -> list[TileSet]:
-        """The played tiles of every play, best first (without building the plays' tables)."""
-        return [TileSet._wrap(s) for s in self._load().played()]
+    def played_tiles(self) -> list[TileSet]:
+        """The played tiles of every play, best first (without building the plays' tables).
+
+        >>> [str(t) for t in plays("R1 R2 R3", "R4 R5 K9").played_tiles()]
+        ['R4 R5', 'R4']
+        """
+        return [of_core(s) for s in self._load().played()]
+
+    _played = played_tiles  # the name the bots used before played_tiles was public
 
     @property
     def stats(self) -> SearchStats:
         """The work counters of the enumeration."""
-        self._load()
-        return self._stats
+        return self._load().stats
 
     def __iter__(self) -> Iterator[Play]:
         found = self._load()
-        stats = self._stats
+        stats = found.stats
         for start in range(0, len(found), _CHUNK):
-            for played, codes, value in found.slice(start, start + _CHUNK):
-                yield _play(played, codes, value, stats)
+            for play in found.slice(start, start + _CHUNK):
+                yield _play(play, stats)
 
     def __len__(self) -> int:
         return len(self._load())
@@ -293,7 +245,7 @@ class LegalPlays:
     def __contains__(self, tiles: object) -> bool:
         if not isinstance(tiles, TileSet):
             return False
-        return self._load().index(tiles._s) >= 0
+        return self._load().index(core_of(tiles)) >= 0
 
     def get(self, tiles: TilesLike) -> Play | None:
         """The play placing exactly ``tiles`` (a TileSet or its notation), or None when that is not legal.
@@ -301,10 +253,10 @@ class LegalPlays:
         >>> str(plays("R1 R2 R3", "R4 R5 K9").get("R4 R5").table)
         'R1 R2 R3 R4 R5'
         """
-        ts = _tiles(tiles, self._position[2], "tiles")
+        ts = _tiles(tiles, self._rules, "tiles")
         found = self._load()
-        index = found.index(ts._s)
-        return None if index < 0 else _play(*found.play(index), self._stats)
+        index = found.index(core_of(ts))
+        return None if index < 0 else _play(found.play(index), found.stats)
 
 
 _CHUNK = 64  # plays fetched from the core per call while iterating
@@ -320,30 +272,26 @@ def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     arrangement), for bots that choose among plays by their own criteria.
 
     A big rack on a big table can have tens of thousands of plays; when the enumeration would hold more
-    than ``limit`` search states (None: no limit) it raises :class:`RummikubError` instead of exhausting
+    than ``limit`` search states (None: no limit) it raises :class:`SearchLimitError` instead of exhausting
     memory, and :func:`solve` with an objective is the way to go.
 
     >>> [str(p.tiles) for p in plays("K5 B5 O5", "R5 J")]
     ['J', 'R5']
     """
-    if not isinstance(opened, bool):
-        raise RummikubError(f"opened must be a bool, got {opened!r}")
-    _limit(limit)
     t, k, r = _position(table, rack, rules)
-    if not (t.tiles() | k)._s.fits(r.params):
-        raise _refused(ValueError("too many copies"), t, k, r)
-    return LegalPlays(t, k, r, opened, limit)
+    _core.check_position(search_codes(t), core_of(k), _search_rules(r), limit)  # refuses now, searches later
+    return LegalPlays(t, k, r, _opened(opened), limit)
 
 
 def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet | None = None,
                 opened: bool | npt.ArrayLike = True, objective: Objective = "tiles",
-                limit: int | None = DEFAULT_SOLVE_LIMIT) -> dict[str, npt.NDArray[np.generic]]:
+                limit: int | None = DEFAULT_SOLVE_LIMIT) -> dict[str, object]:
     """Best plays of many positions at once, without the GIL.
 
     ``tables`` and ``racks`` are ``(n, 65)`` count arrays indexed by tile code (``TileSet.to_counts``).
     A table given as counts has no joker assignments, so its jokers count as free (as under the
     ``free`` policy). Returns arrays: ``found`` (bool), ``played`` (``(n, 65)`` counts), ``tiles``,
-    ``value``, ``key`` (the objective key), plus ``stats``.
+    ``value``, ``key`` (the objective key), plus ``stats`` (a :class:`SearchStats` summed over the batch).
 
     >>> out = solve_batch([Table.parse("R1-3").tiles().to_counts()], [TileSet.parse("R4 K9").to_counts()])
     >>> bool(out["found"][0]), int(out["tiles"][0])
@@ -352,18 +300,22 @@ def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet |
     import numpy as np
 
     r = _rules(rules)
-    t = np.atleast_2d(np.asarray(tables))
-    k = np.atleast_2d(np.asarray(racks))
-    for name, arr in (("tables", t), ("racks", k)):
+    arrays = []
+    for name, given in (("tables", tables), ("racks", racks)):
+        try:
+            arr = np.atleast_2d(np.asarray(given))
+        except (TypeError, ValueError) as exc:  # ragged nested lists
+            raise TileCountError(f"{name} must be an (n, 65) integer count array ({exc})") from None
         if arr.dtype.kind not in "iub":
             raise TileCountError(f"{name} must be an integer count array, got dtype {arr.dtype}")
-    o = np.broadcast_to(np.asarray(opened, dtype=bool), (t.shape[0],)).copy()
-    nodes = _limit(limit)
+        arrays.append(np.ascontiguousarray(arr, dtype=np.int64))
+    flags = np.asarray(opened)
+    if flags.dtype != np.bool_ or flags.ndim > 1:
+        raise RummikubError(f"opened must be a bool or a 1-d bool array, got {str(opened)[:100]!r}")
     try:
-        out: dict[str, npt.NDArray[np.generic]] = _core.solve_batch(
-            t.astype(np.int64), k.astype(np.int64), _search_rules(r), o, _objective(objective), nodes)
-    except ValueError as exc:
-        if str(exc).startswith("search limit"):
-            raise SearchLimitError(f"solve_batch: {exc}") from None
-        raise TileCountError(str(exc)) from None
-    return out
+        o = np.ascontiguousarray(np.broadcast_to(flags, (arrays[0].shape[0],)))
+    except ValueError:
+        raise RummikubError(f"opened must be a bool or {arrays[0].shape[0]} bools, got {flags.shape[0]}") from None
+    found = _core.solve_batch(arrays[0], arrays[1], _search_rules(r), o, _objective(objective), limit)
+    return {"found": found.found, "played": found.played, "tiles": found.tiles, "value": found.value,
+            "key": found.key, "stats": found.stats}

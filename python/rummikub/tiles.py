@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # numpy is imported where it is used, so that `import rummiku
     from .rules import RuleSet
 
 __all__ = ["Colour", "Tile", "TileSet", "JOKER"]
+# Not in __all__: core_of and of_core, the internal interface of the modules that call the core.
 
 
 class Colour(enum.IntEnum):
@@ -326,7 +327,7 @@ class TileSet:
                  for t in _iterable(tiles, "a TileSet is made from an iterable of tiles")]
         try:
             core = _core.TileSet(codes)
-        except ValueError:
+        except TileCountError:
             raise TileCountError(_too_many(codes)) from None
         object.__setattr__(self, "_s", core)
 
@@ -441,7 +442,7 @@ class TileSet:
             return NotImplemented
         try:
             return TileSet._wrap(self._s.sum(other._s))
-        except ValueError:
+        except TileCountError:
             raise TileCountError(f"{self!r} | {other!r}: " + _too_many(self._s.codes() + other._s.codes())) from None
 
     __add__ = __or__
@@ -512,6 +513,24 @@ class TileSet:
             rows.append(colour.letter + " " + " ".join(str(c) if c else "." for c in counts))
         rows.append(f"J {self.jokers}")
         return "\n".join(rows)
+
+
+def core_of(tiles: TileSet) -> _core.TileSet:
+    """Internal interface for the modules that call the core: the core multiset behind ``tiles`` (shared, not
+    copied; core multisets are values that no method changes)."""
+    return tiles._s
+
+
+def of_core(core: _core.TileSet) -> TileSet:
+    """Internal interface for the modules that call the core: the TileSet of a core multiset (a search result's),
+    wrapped without a copy or a check (the core's multisets are always well formed)."""
+    out = _new_tileset(TileSet)
+    _set_s(out, core)
+    return out
+
+
+_new_tileset = object.__new__
+_set_s = TileSet.__dict__["_s"].__set__  # the slot's setter (TileSet.__setattr__ refuses every name)
 
 
 def _tileset_from_codes(codes: tuple[int, ...]) -> TileSet:

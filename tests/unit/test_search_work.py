@@ -49,7 +49,7 @@ def _arranged(count: int) -> int:
     rules = RuleSet()
     tables = [make_position(i, rules, table_tiles=(50, 50), table_jokers=i % 3, rack_size=1, label="arrange50")
               for i in range(count)]
-    return sum(_core.arrange(p.table.tiles()._s, rules.params)[1][0] for p in tables)
+    return sum(_core.arrange(p.table.tiles()._s, rules.params).stats.states for p in tables)
 
 
 def _listed(positions: Iterable[Position]) -> int:

@@ -72,4 +72,20 @@ MeldError check_meld(const Meld& m, const Params& p);
 // Used for the opening: "the best legal reading counts".
 int best_meld_value(const TileSet& tiles, const Params& p);
 
+// The meld codec: a meld as one small int, so that a search result crosses a language boundary as a tuple
+// of ints. Fields, low bit first: joker_slots (16 bits), colours (4), length (5), number (5), colour (2),
+// kind (1): at most 33 bits, so a code is an int64_t in 0..kMeldCodeLimit-1.
+constexpr int64_t kMeldCodeLimit = int64_t{1} << 33;
+
+// Returns true when the meld is well formed under the widest rule set the engine supports (numbers 1..16,
+// four colours, sets of two tiles or more) and its unused fields are zero: exactly the melds a code stands for.
+bool meld_codable(const Meld& m);
+
+// Returns the meld's code; the caller checks meld_codable(m) first.
+int64_t meld_code(const Meld& m);
+
+// Reads a code back: returns false (out untouched) unless the code is in range and stands for a meld that
+// meld_codable accepts, so that no code yields a meld whose tiles fall outside the tile multiset.
+bool meld_of_code(int64_t code, Meld& out);
+
 }  // namespace rummikub

@@ -2,30 +2,10 @@
 //
 // The contract (what is legal, what each objective maximises) is docs/search-semantics.md.
 //
-// How it works: a dynamic programme sweeps the numbers 1..N and, within a number, the colours
-// (van Rijn, Takes & Vis 2015, extended). The state holds, per colour, the multiset of open runs, each
-// described by one byte (length so far capped at the minimum length, whether it holds a numbered tile, and
-// while the retrieval rule needs it, how many rack tiles and free jokers it holds); the tiles of the current
-// number promised to groups; the free jokers placed; the opening value reached; and, when enumerating plays,
-// which rack tiles were used. Groups of a number are decided once all its colours are seen.
-// Table jokers under the `replace` policies are enumerated outside the programme: each either stays
-// (and is then exactly the tile it stands for) or is retrieved (and becomes a free joker whose meld must
-// hold rack tiles), with its replacement tile forced onto the table; keeping every joker runs first, then
-// the options retrieving the most jokers. Inside the programme the free jokers (rack or retrieved) are alike:
-// their count gives the score (the first placed are the table's), and the retrieval rule becomes a count of
-// the jokers that melds short of rack tiles leave to be rack jokers. An option that retrieves jokers is searched
-// without that rule first (a relaxation, whose states merge far more): when a best play of the relaxation meets
-// the rule it is the option's best, else the option is searched again with the rule.
-// Exact pruning: a bound on the rack tiles still placeable with an iterative floor (a programme is kept from
-// one floor to the next, and a pass expands only what the lower floor adds); dominated transitions, and at
-// each number's end, states whose runs another state's cover (a matching of run to run, with a score as high);
-// runs led by a free joker must reach N (else the joker belongs past the run's end); a
-// lookahead summing, over all colours and the groups promised, the jokers needed for slots ahead that no
-// tile can fill; and, on an opening, the value still reachable (the value is kept capped at the threshold).
-// Two cases skip the sweep: an opening with the table untouched is a branch and bound over the melds the
-// rack forms, and arrange() searches the same programme depth first. Enumerating plays runs the programme
-// without usage masks first, to keep only the states from which a legal end can still be reached; states that
-// differ only in their usage mask share one expansion, and a play's table is rebuilt when it is first asked for.
+// How it works (docs/search.md; the code is in cpp/src/search/): a dynamic programme sweeps the numbers 1..N and,
+// within a number, the colours; its state holds each colour's open runs, the tiles promised to groups and a few
+// counts. Table jokers under the `replace` policies are decided outside it (one programme run per option), and
+// the runs are searched with a floor under the best reachable score, lowered until a legal end appears.
 #pragma once
 
 #include <cstddef>

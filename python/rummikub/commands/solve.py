@@ -73,7 +73,7 @@ def solve_main(args: argparse.Namespace) -> int:
         shown = [p for _, p in zip(range(args.limit or total), found)]
         elapsed = time.perf_counter() - start
         if args.json:
-            print(json.dumps({"count": total, "shown": len(shown), "stats": vars(found.stats), "seconds": elapsed,
+            print(json.dumps({"count": total, "shown": len(shown), "stats": found.stats.to_dict(), "seconds": elapsed,
                               "plays": [{"tiles": str(p.tiles), "count": len(p.tiles), "value": p.value,
                                          "table": str(p.table)} for p in shown]}))
             return 0
@@ -88,7 +88,7 @@ def solve_main(args: argparse.Namespace) -> int:
     if args.json:
         out = None if play is None else {
             "tiles": str(play.tiles), "table": str(play.table), "value": play.value, "count": len(play.tiles),
-            "rack_left": str(rack - play.tiles), "stats": vars(play.stats)}
+            "rack_left": str(rack - play.tiles), "stats": play.stats.to_dict()}
         print(json.dumps({"play": out, "seconds": elapsed}))
         return 0
     if play is None:

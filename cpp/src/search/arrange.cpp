@@ -1,0 +1,170 @@
+// Arrange: partitioning a multiset into melds, by the programme searched depth first (the first legal end wins, and
+// states that led nowhere are remembered), its colour steps made one child at a time.
+#include "programme.h"
+
+namespace rummikub::search {
+namespace {
+
+// Remembers a state that led nowhere. (Out of line: a dead end is rare next to the children tried, and inlined
+// here the layer's insertion slows the search's inner loop.)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void remember_dead_end(Layer& dead_ends, const Node& x) {
+  dead_ends.offer(x);
+}
+
+}  // namespace
+
+// Finds one legal end of a table-only input depth first (see programme.h).
+void Programme::run_depth_first() {
+  assert(in_.table_only);
+  const int C = in_.p.colours;
+  const size_t depth = start();
+  // Layers kept between calls (their vectors keep their capacity: no malloc once warm).
+  std::vector<Layer>& dead_ends = scratch_->dead_ends;
+  if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
+  for (size_t k = 0; k <= depth; ++k) {
+    if (!dead_ends[k].nodes.empty() || dead_ends[k].index.empty()) dead_ends[k].reset(8);  // else still empty
+  }
+  // Expands the path's node at depth li (layers_[li] holds just that node).
+  size_t expanded = 0;
+  auto go = [&](auto&& self, size_t li) -> bool {
+    if (li == depth) return ends_legally(layers_[li].nodes[0]);
+    ++expanded;
+    const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
+    const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
+    const Node& x = layers_[li].nodes[0];
+    // Tries one child, unless its state led nowhere before; returns true once a legal end is found.
+    auto visit = [&](const Node& child) -> bool {
+      if (dead_ends[li + 1].find(child.s) >= 0) return false;
+      layers_[li + 1].nodes.assign(1, child);  // a path layer is only read by position: no index
+      if (self(self, li + 1)) return true;
+      remember_dead_end(dead_ends[li + 1], child);
+      return false;
+    };
+    // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
+    // tile promised, and an idle colour step (with colour_step's checks and counts).
+    if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
+      Node child;
+      if (c == C) {
+        child = carried(x, 0);
+      } else {
+        if (!carry_through_colour(x, n, c, 0, child)) return false;
+        if (stats_ != nullptr) ++stats_->transitions;
+      }
+      if (stats_ != nullptr) ++stats_->states;
+      return visit(child);
+    }
+    // The children are made one at a time: the first often leads to a legal end, and the others are then never
+    // made. A colour step's, as table_next makes them; a group step's, as group_step would: one for each count
+    // of free jokers the promised groups can take (they differ in that count, so none dominates another). The
+    // input has no rack: no score, and no retrieval rule.
+    Node child;
+    if (c < C) {
+      TableCursor cursor;
+      table_begin(x, n, c, cursor);
+      while (table_next(x, n, c, cursor, child)) {
+        if (visit(child)) return true;
+      }
+      return false;
+    }
+    const uint64_t g = x.s.misc & kPromisedBits;  // (not 0: an idle group step went straight on above)
+    for (int y = 0; y <= jokers_left(jokers_placed(x.s)); ++y) {
+      if (stats_ != nullptr) ++stats_->transitions;
+      if (group_split(g, y, C, in_.mode, scratch_->group_memo) < 0) continue;
+      child = group_child(x, 0, n, y, 0, x.score);
+      if (stats_ != nullptr) ++stats_->states;
+      if (visit(child)) return true;
+    }
+    return false;
+  };
+  const bool found = go(go, 0);
+  last_ = depth;
+  if (!found) layers_[last_].nodes.clear();
+  if (stats_ != nullptr) ++stats_->runs;
+  // As for the recycled layers: scratch that a hard search grew large goes back to the system. (A search of
+  // a few thousand expansions cannot have grown it that far: the count is skipped.)
+  size_t held = 0;
+  for (size_t k = 0; k < dead_ends.size() && expanded > 4096; ++k) {
+    held += dead_ends[k].nodes.capacity() + dead_ends[k].index.capacity();
+  }
+  if (held >= (size_t{1} << 18)) std::vector<Layer>().swap(dead_ends);
+}
+
+// Starts the children of x in colour step (n, c) of a table-only input: no choice made yet.
+RUMMIKUB_INLINE_ONCE void Programme::table_begin(const Node& x, int n, int c, TableCursor& k) const {
+  k = TableCursor{};
+  k.ga_most = std::min<int>(in_.table[c][n], in_.group_possible[n] ? 7 : 0);
+  k.placed = jokers_placed(x.s);
+  k.jokers = jokers_left(k.placed);
+  k.y_most = in_.joker_fits[c][n] ? k.jokers : 0;
+  k.g = x.s.misc & kPromisedBits;
+  k.deficit_others = others_deficit(x, c);
+  promised_before(k.g, c, k.members_before, k.most_before);
+}
+
+// Makes the next child of x into `child`, as colour_step would order it; returns false when none is left.
+RUMMIKUB_INLINE_ONCE bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const {
+  while (true) {
+    while (k.ti < k.tend) {
+      const Transition& t = scratch_->transition_memo.pool[k.ti++];
+      const int deficit = joker_deficit(t.needs, c, n);
+      if (k.deficit_others + k.group_deficit + deficit > k.jokers_left) continue;
+      child = colour_child(x, 0, 0, k.info, t, c, deficit, k.misc);
+      if (stats_ != nullptr) ++stats_->states;
+      return true;
+    }
+    // The next (ga, y) choice, ga outer (as colour_step orders them).
+    if (++k.y > k.y_most) {
+      k.y = 0;
+      if (++k.ga > k.ga_most) return false;
+    }
+    const uint64_t g2 = k.g | static_cast<uint64_t>(k.ga) << (9 * c);
+    k.group_deficit = groups_deficit(g2, n, c, k.members_before, k.most_before, k.ga);
+    k.jokers_left = k.jokers - k.y;
+    k.ti = k.tend = 0;
+    if (k.deficit_others + k.group_deficit > k.jokers_left) continue;
+    const int slots[kSlots] = {in_.table[c][n] - k.ga, 0, 0, k.y};
+    const auto [tbegin, tcount] = transitions(scratch_->transition_memo, x.s.runs[c], slots, in_.mode, kOpen);
+    if (stats_ != nullptr) stats_->transitions += tcount;
+    k.ti = tbegin;
+    k.tend = tbegin + tcount;
+    k.misc = with_counts(g2, k.placed + k.y, 0, 0, false);
+    k.info = static_cast<uint32_t>(k.ga << 4 | k.y << 16);
+  }
+}
+
+}  // namespace rummikub::search
+
+namespace rummikub {
+
+// Partitions all of `tiles` into valid melds (search.h).
+bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats) {
+  search::SearchScratch& scratch = search::thread_scratch();
+  scratch.trim();
+  out.clear();
+  if (!search_supported(p) || !fits_rules(tiles, p)) return false;
+  if (tiles.empty()) return true;
+  using namespace search;
+  Input in;
+  in.p = p;
+  TileSet numbered = tiles;
+  numbered.jokers = 0;
+  add_tiles(in.table, numbered, p);
+  in.table_jokers = tiles.jokers;
+  in.require_play = false;
+  in.table_only = true;
+  finish_mode(in);
+  prepare(in);
+  Programme prog(in, scratch, stats);
+  prog.run_depth_first();
+  const std::vector<size_t> f = prog.finals();
+  if (f.empty()) return false;
+  TileSet played;
+  int value = 0;
+  prog.rebuild(f.front(), out, played, value);
+  return true;
+}
+
+}  // namespace rummikub

@@ -1,0 +1,178 @@
+// Deepening: solve() and solve_tiles(). Every programme input of a position is searched with a floor just under the
+// best score it could reach, then lower floors until a legal end appears; the inputs deepen together, each keeping
+// its programme from pass to pass.
+#include <memory>
+#include <optional>
+
+#include "jokers.h"
+#include "opening.h"
+#include "rebuild.h"
+
+namespace rummikub::search {
+namespace {
+
+// Runs every input and keeps the best final node (the first one on ties: deterministic). Each input
+// runs with a floor just under its bound first, then lower floors until a legal end appears: any end
+// found above the floor is optimal, because only nodes that could not reach the floor were dropped.
+bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
+             SearchScratch& scratch, SearchStats* stats, size_t node_limit) {
+  if (untouched && inputs.size() == 1) {
+    const int direct = opening_search(inputs[0], table, out, scratch, stats);
+    if (direct >= 0) return direct == 1;
+  }
+  // The inputs deepen together: each pass lowers every open input's floor, so no input is searched at a floor
+  // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
+  // was searched down to the floor that would beat the best play. Each open input keeps its programme from
+  // pass to pass, and a pass expands only what its lower floor adds; so the floor goes down by one unit (a tile
+  // of the tiles objective, a point of value otherwise) down to six units under the bound, then its distance to
+  // the bound grows by half at each pass (most positions end one to four tiles under the bound).
+  bool found = false;
+  std::vector<uint8_t> closed(inputs.size(), 0);
+  std::vector<std::unique_ptr<Programme>> progs(inputs.size());
+  // With two free jokers or more, where the jokers go multiplies the states: passes under one unit come first
+  // (4, 16, 64, 256), whose floors then cut the placements that lose value (the key's tie-break) before every
+  // tile counts. With three or more (the 160-tile set), the same steps follow each of the first four units too.
+  int most = 0;
+  for (const Input& in : inputs) most = std::max(most, in.rack_jokers + in.table_jokers);
+  int64_t units = most >= 2 ? 0 : kUnit;  // the whole units of the current delta
+  auto next = [&](int64_t delta) {
+    const int64_t sub = delta - units;
+    if ((units == 0 ? most >= 2 : most >= 3) && units < 4 * kUnit && sub * 4 < 1024) {
+      return units + (sub == 0 ? 4 : sub * 4);
+    }
+    units = units < 6 * kUnit ? units + kUnit : units * 3 / 2;
+    return units;
+  };
+  // An input under the retrieval rule is searched without the rule first (its runs then carry no counts, and
+  // the states merge far more): that relaxation's best key bounds the input's. When one of its best plays
+  // also meets the rule, that play is the input's best; otherwise the input is searched again with the rule.
+  std::vector<Input> relaxations;
+  relaxations.reserve(inputs.size());  // (programmes refer to them: never reallocated)
+  std::vector<const Input*> searched(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    searched[i] = &inputs[i];
+    if (!inputs[i].mode.retrieval_rule) continue;
+    relaxations.push_back(inputs[i]);
+    relaxations.back().mode.retrieval_rule = false;
+    finish_mode(relaxations.back());
+    searched[i] = &relaxations.back();
+  }
+  // One floor for every input at each pass, under the highest bound: an input whose own bound is under it waits
+  // (a floor relative to each input's bound would search an input with a tight bound deeper than the others).
+  int64_t top_bound = INT64_MIN;
+  for (const Input& in : inputs) top_bound = std::max(top_bound, root_bound(in));
+  for (int64_t delta = most >= 2 ? 4 : kUnit;; delta = next(delta)) {
+    bool open = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (closed[i] != 0) continue;
+      const int64_t lo = found ? out.key + 1 : 1;
+      const int64_t ub = root_bound(inputs[i]);
+      if (ub < lo) {
+        closed[i] = 1;
+        progs[i].reset();
+        continue;
+      }
+      const int64_t floor = std::max(lo, top_bound - delta);
+      if (ub < floor) {
+        open = true;
+        continue;
+      }
+      size_t best = 0;
+      bool any = false;
+      std::optional<PlayResult> checked;  // the relaxation's best play that meets the rule, once rebuilt
+      // The floor of this run: the pass's, or first the relaxation's key when the rule's search takes over.
+      for (int64_t at = floor;;) {
+        if (progs[i] == nullptr) {
+          progs[i] = std::make_unique<Programme>(*searched[i], scratch, stats, at, node_limit);
+        } else {
+          progs[i]->set_floor(at);
+        }
+        Programme& prog = *progs[i];
+        prog.run();
+        if (prog.exceeded()) {
+          if (stats != nullptr) stats->limited = 1;
+          return false;
+        }
+        any = false;
+        for (size_t f : prog.finals()) {
+          if (prog.final_node(f).score < at) continue;
+          if (!any || prog.final_node(f).score > prog.final_node(best).score) best = f;
+          any = true;
+        }
+        if (searched[i] == &inputs[i] && !any && at > floor) {
+          at = floor;  // (the rule's search found nothing at the relaxation's key: on down to the pass's floor)
+          continue;
+        }
+        if (!any || searched[i] == &inputs[i]) break;
+        // The relaxation's best: the first of its best ends whose play meets the rule, else the rule's own search,
+        // from the relaxation's key (which bounds it) down to this pass's floor.
+        const int64_t top = prog.final_node(best).score;
+        any = false;
+        for (size_t f : prog.finals()) {
+          if (prog.final_node(f).score != top) continue;
+          int uncovered = 0;
+          PlayResult play = make_result(prog, f, table, untouched, &inputs[i].mode, &uncovered);
+          if (uncovered > play.played.jokers) continue;  // (the uncovered jokers must be P's: see extend_run)
+          checked = std::move(play);
+          any = true;
+          break;
+        }
+        if (any) break;
+        searched[i] = &inputs[i];
+        progs[i].reset();
+        at = top;
+      }
+      if (any) {
+        out = checked ? std::move(*checked) : make_result(*progs[i], best, table, untouched);
+        found = true;
+      }
+      closed[i] = any || floor == lo ? 1 : 0;
+      if (closed[i] != 0) progs[i].reset();
+      open |= closed[i] == 0;
+    }
+    if (!open) return found;
+  }
+}
+
+}  // namespace
+}  // namespace rummikub::search
+
+namespace rummikub {
+
+using search::best_of;
+using search::Input;
+using search::position_inputs;
+using search::position_ok;
+
+// Finds the best legal play of a position (search.h).
+bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
+           Objective objective, PlayResult& out, SearchStats* stats, size_t node_limit) {
+  TileSet table_tiles;
+  search::SearchScratch& scratch = search::thread_scratch();
+  scratch.trim();
+  if (!position_ok(table, rack, rules, table_tiles)) return false;
+  bool untouched = false;
+  const std::vector<Input> inputs =
+      position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, scratch, stats);
+  return best_of(inputs, table, untouched, out, scratch, stats, node_limit);
+}
+
+// Finds the best play when the table is known only as a multiset (search.h).
+bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened,
+                 Objective objective, PlayResult& out, SearchStats* stats, size_t node_limit) {
+  search::SearchScratch& scratch = search::thread_scratch();
+  scratch.trim();
+  if (!search_supported(rules.p) || !fits_rules(table_tiles, rules.p) || !fits_rules(rack, rules.p) ||
+      !sum_fits(table_tiles, rack) || !fits_rules(sum(table_tiles, rack), rules.p)) {
+    return false;
+  }
+  SearchRules free_rules = rules;
+  free_rules.policy = JokerPolicy::Free;
+  bool untouched = false;
+  const std::vector<Meld> no_melds;
+  const std::vector<Input> inputs =
+      position_inputs(no_melds, table_tiles, rack, free_rules, opened, false, objective, untouched, scratch, stats);
+  return best_of(inputs, no_melds, untouched, out, scratch, stats, node_limit);
+}
+
+}  // namespace rummikub

@@ -1,0 +1,80 @@
+// Groups: the split of promised tiles into valid groups, depth first.
+#include "groups.h"
+
+namespace rummikub::search {
+
+// Splits the promised tiles plus `jokers` free jokers into valid groups (distinct colours, max(3, L)..C tiles,
+// a numbered tile each). Returns the fewest uncovered jokers a split leaves (with Mode::retrieval_rule; else 0), or
+// -1 when there is no split; fills `build` with such a split when asked.
+int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector<GroupBuild>* build) {
+  int cnt[kMaxColours][3];
+  int total = 0;
+  for (int c = 0; c < kMaxColours; ++c) {
+    for (int s = 0; s < 3; ++s) {
+      cnt[c][s] = promised(g, c, s);
+      total += cnt[c][s];
+    }
+  }
+  GroupBuild stack[kMaxColours * 3];  // (a group holds a numbered tile: at most one per promised tile, 3 copies)
+  int depth = 0;
+  int best = -1;
+  // Depth first: the group holding a tile of the lowest colour left, then the rest; returns true to stop (a split
+  // with no joker uncovered cannot be beaten).
+  auto rec = [&](auto&& self, int left, int uncovered) -> bool {
+    if (best >= 0 && uncovered >= best) return false;
+    int lead = -1;
+    for (int c = 0; c < kMaxColours && lead < 0; ++c) {
+      if (cnt[c][0] + cnt[c][1] + cnt[c][2] > 0) lead = c;
+    }
+    if (lead < 0) {
+      if (left != 0) return false;
+      best = uncovered;
+      if (build != nullptr) build->assign(stack, stack + depth);
+      return best == 0;
+    }
+    // The group holding one tile of the lowest colour left: choose its slot kind and its other members.
+    GroupBuild grp;
+    auto pick = [&](auto&& pself, int c) -> bool {
+      if (c == kMaxColours) {
+        int numbered = 0, rack = 0;
+        for (int k = 0; k < grp.size; ++k) {
+          numbered += slot_real(grp.members[k].slot) ? 1 : 0;
+          rack += grp.members[k].slot == kRackTile ? 1 : 0;
+        }
+        if (numbered == 0) return false;
+        for (int a = 0; a <= left; ++a) {
+          const int size = grp.size + a;
+          if (size < std::max(3, m.min_len) || size > colours) continue;
+          grp.jokers = a;
+          stack[depth++] = grp;
+          const int more = m.retrieval_rule ? meld_uncovered(a, rack, m.rack_needed) : 0;
+          const bool stop = self(self, left - a, uncovered + more);
+          --depth;
+          if (stop) return true;
+        }
+        return false;
+      }
+      if (c != lead && pself(pself, c + 1)) return true;  // colour c not in this group
+      for (int s = 0; s < 3; ++s) {
+        if (cnt[c][s] == 0) continue;
+        --cnt[c][s];
+        grp.members[grp.size++] = GroupMember{c, s == 0 ? kTableTile : s == 1 ? kStayingJoker : kRackTile};
+        const bool stop = pself(pself, c + 1);
+        --grp.size;
+        ++cnt[c][s];
+        if (stop) return true;
+      }
+      return false;
+    };
+    return pick(pick, lead);
+  };
+  if (total > 0) {
+    rec(rec, jokers, 0);
+  } else if (jokers == 0) {
+    best = 0;
+    if (build != nullptr) build->clear();
+  }
+  return best;
+}
+
+}  // namespace rummikub::search

@@ -1,0 +1,24 @@
+// Joker options: the programme inputs of a position, one per way its table jokers can stay or be retrieved
+// (times the opening subsets on an opening that extends the table).
+#pragma once
+
+#include <vector>
+
+#include "position.h"
+
+namespace rummikub::search {
+
+struct SearchScratch;
+
+// Appends to `out` each way the table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as
+// programme inputs built on `base` (without retrieval, each joker's readings alone).
+void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
+                  std::vector<Input>& out);
+
+// Returns the inputs of every programme run a position needs, prepared; sets `table_untouched` on an opening that
+// leaves the table as it is.
+std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
+                                   const SearchRules& rules, bool opened, bool usage, Objective obj,
+                                   bool& table_untouched, SearchScratch& scratch, SearchStats* stats);
+
+}  // namespace rummikub::search

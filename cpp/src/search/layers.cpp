@@ -1,0 +1,95 @@
+// Nodes and layers: the covering of runs (a bipartite matching), and dominance between the nodes of a layer.
+#include "programme.h"
+
+namespace rummikub::search {
+
+// Returns true when a colour's runs a can do whatever its runs b can (see layers.h).
+bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
+  uint8_t da[8], db[8];
+  const int ka = unpack_runs(a, da), kb = unpack_runs(b, db);
+  if (ka < kb) return false;
+  uint32_t to_a[8] = {}, to_b[8] = {};  // to_a[j]: the runs of a that cover run j of b; to_b[i]: the b's a[i] covers
+  for (int j = 0; j < kb; ++j) {
+    for (int i = 0; i < ka; ++i) {
+      if (run_covers(da[i], db[j])) {
+        to_a[j] |= 1U << i;
+        to_b[i] |= 1U << j;
+      }
+    }
+  }
+  // Kuhn's augmenting paths, from the vertices of one side that must be matched (`must`, a bit each).
+  auto saturates = [](const uint32_t* adj, int k, uint32_t must) {
+    int partner[8];
+    std::fill(partner, partner + 8, -1);
+    auto augment = [&](auto&& self, int v, uint32_t& seen) -> bool {
+      for (uint32_t e = adj[v] & ~seen; e != 0; e &= e - 1) {
+        const int u = __builtin_ctz(e);
+        seen |= 1U << u;
+        if (partner[u] < 0 || self(self, partner[u], seen)) {
+          partner[u] = v;
+          return true;
+        }
+      }
+      return false;
+    };
+    for (int v = 0; v < k; ++v) {
+      uint32_t seen = 0;
+      if ((must >> v & 1) != 0 && !augment(augment, v, seen)) return false;
+    }
+    return true;
+  };
+  uint32_t must_a = 0;
+  for (int i = 0; i < ka; ++i) {
+    if (!can_end_now(da[i], m) || run_uncovered(da[i]) != 0) must_a |= 1U << i;
+  }
+  return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
+}
+
+// Returns true when node a can do whatever node b can (given the same counts, groups and mask).
+bool Programme::dominates(const Node& a, const Node& b) const {
+  for (int c = 0; c < in_.p.colours; ++c) {
+    const uint64_t x = a.s.runs[c], y = b.s.runs[c];
+    if (x != y && !scratch_->cover_memo.covers(x, y, in_.mode)) return false;
+  }
+  return true;
+}
+
+// Marks dead the nodes of a layer that another node of the layer dominates.
+void Programme::prune_dominated(Layer& layer) const {
+  // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
+  // used, has runs that can do whatever its runs can in every colour (runs_cover): whatever the weaker node can
+  // still reach, the stronger reaches with as high a score. Only pairs with a node that is new or improved
+  // since the layer was last expanded (Node::ceiling) can have changed.
+  const size_t K = layer.nodes.size();
+  if (K < 2) return;
+  const size_t added = layer.bucket_new(in_.p.colours, in_.mode.min_len);
+  Node* const nodes = layer.nodes.data();
+  int32_t* const head = layer.bucket_head.data();
+  int32_t* const next = layer.bucket_next.data();
+  const RunsSummary* const summary = layer.summary.data();
+  // Each bucket is a chain through `next`, from its last node down. Each new node is compared with the others of
+  // its bucket (a pair of new nodes once, from the later one): a node added since the last call with those below
+  // it in its chain, one improved since with the whole chain. Dead nodes met on the way leave the chain (one that
+  // an improvement revives is then compared as a new node, from its side only).
+  for (size_t i = 0; i < K; ++i) {
+    Node& x = nodes[i];
+    if (x.dead || x.ceiling != INT64_MAX) continue;
+    for (int32_t *link = i >= added ? &next[i] : &head[layer.bucket_of[i]], j = *link; j >= 0; j = *link) {
+      Node& o = nodes[j];
+      if (o.dead) {
+        *link = next[j];
+        continue;
+      }
+      link = &next[j];
+      if (static_cast<size_t>(j) == i) continue;
+      if (static_cast<size_t>(j) > i && o.ceiling == INT64_MAX) continue;  // (a new pair: compared from j)
+      if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
+        x.dead = true;
+        break;
+      }
+      if (x.score >= o.score && summary[i].covers(summary[j]) && dominates(x, o)) o.dead = true;
+    }
+  }
+}
+
+}  // namespace rummikub::search

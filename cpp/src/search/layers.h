@@ -1,0 +1,236 @@
+// Nodes and layers: a programme state (State), a node holding it with its score and parent (Node), one layer of
+// the programme with its index and the buckets dominance walks (Layer), and the covering of one colour's runs by
+// another's (runs_cover, CoverMemo) that dominance rests on.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "run_words.h"
+
+namespace rummikub::search {
+
+// A programme state: each colour's open runs (a run word each), the rack tiles used (enumerating plays: a bit per
+// rack tile copy, Input::usage_bit), and the counts.
+struct State {
+  uint64_t runs[kMaxColours];
+  uint64_t mask;
+  uint64_t misc;  // bits 0-35 groups promised, 36-38 free jokers placed, 39-41 uncovered jokers of closed melds,
+                  // 42-51 value, 52 settled fully (see extend_run)
+  bool operator==(const State& o) const {
+    return runs[0] == o.runs[0] && runs[1] == o.runs[1] && runs[2] == o.runs[2] && runs[3] == o.runs[3] &&
+           mask == o.mask && misc == o.misc;
+  }
+};
+constexpr uint64_t kPromisedBits = (1ULL << 36) - 1;
+// Returns the free jokers placed so far.
+inline int jokers_placed(const State& s) { return static_cast<int>((s.misc >> 36) & 7); }
+// Returns the uncovered jokers of the melds closed so far (see run_words.h).
+inline int closed_uncovered(const State& s) { return static_cast<int>((s.misc >> 39) & 7); }
+// Returns the opening value reached (capped at the threshold).
+inline int opening_value(const State& s) { return static_cast<int>((s.misc >> 42) & 1023); }
+// Returns true when the runs are settled fully (see run_words.h).
+inline bool is_settled(const State& s) { return (s.misc >> 52) & 1; }
+// Returns the counts word: the groups of `misc` with these counts.
+inline uint64_t with_counts(uint64_t misc, int placed, int uncovered, int v, bool settled) {
+  return (misc & kPromisedBits) | static_cast<uint64_t>(placed) << 36 | static_cast<uint64_t>(uncovered) << 39 |
+         static_cast<uint64_t>(std::min(v, 1023)) << 42 | static_cast<uint64_t>(settled) << 52;
+}
+
+// A node of a layer: a state, the best score that reaches it, and how (its parent in the layer before and the
+// step's choices), which rebuild() walks back.
+struct Node {
+  State s;
+  int64_t score;
+  int32_t parent;
+  uint32_t info;         // colour step: b, ga, gv, gb, y (free jokers) (4 bits each); group step: y
+  uint32_t actions;      // colour step: how the runs moved (Transition::actions; kept in the node, so that a play
+                         // can be rebuilt after the transition memo was trimmed)
+  bool dead;             // dominated by another node of its layer: not expanded
+  uint8_t deficit[kMaxColours];  // each colour's joker_deficit as of its last colour step (depends on s alone)
+  // Deepening (Programme::run again at a lower floor): the children whose bound reaches `ceiling` were offered
+  // already (INT64_MAX: the node is new or its score rose since it was expanded, so none were), and `pending`
+  // is the highest bound of a child left below the floor (INT64_MIN: none).
+  int64_t ceiling = INT64_MAX;
+  int64_t pending = INT64_MIN;
+};
+
+// A summary of a node's runs that a node covering it (runs_cover in every colour) matches or exceeds in every byte,
+// for a quick test before runs_cover: per colour its runs, those at least 2 long, those at least L long, and 8 less
+// those shorter than L (each short run of a needs a run of b no longer).
+struct RunsSummary {
+  uint64_t w[2] = {0, 0};
+  RunsSummary() = default;
+  // Summarises the runs of a state (L: the minimum length).
+  RunsSummary(const State& s, int colours, int L) {
+    for (int c = 0; c < colours; ++c) add(s.runs[c], c, L);
+  }
+  // Adds the runs x of colour c to the summary.
+  void add(uint64_t x, int c, int L) {
+    constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
+    // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
+    auto reaching = [&](int k) {
+      const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - k) * kOnes) & kHigh;
+      return ((high >> 7) * kOnes) >> 56;
+    };
+    const uint64_t runs = x == 0 ? 0 : static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = reaching(L);
+    w[0] |= runs << (8 * c) | reaching(2) << (8 * c + 32);
+    w[1] |= full << (8 * c) | (8 - runs + full) << (8 * c + 32);
+  }
+  // Returns true when every byte of this summary is at least b's.
+  bool covers(const RunsSummary& b) const {
+    constexpr uint64_t kHigh = 0x8080808080808080ULL;
+    return (((w[0] | kHigh) - b.w[0]) & ((w[1] | kHigh) - b.w[1]) & kHigh) == kHigh;
+  }
+};
+
+// One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
+struct Layer {
+  std::vector<Node> nodes;
+  std::vector<int32_t> index;
+  size_t mask = 0;
+  // Deepening: a node was added or improved since the layer was last expanded (so has a ceiling of INT64_MAX),
+  // and the highest pending bound of its other nodes (see Node::ceiling). Without the first, a floor above the
+  // second has nothing to expand here.
+  bool fresh = false;
+  int64_t pending = INT64_MIN;
+  // For prune_dominated, kept as nodes are added: buckets of nodes with the same counts and mask (open addressing
+  // -> the bucket's last node; each node's next node in its bucket, and its bucket's slot), each node's runs
+  // summarised, and how many nodes are in.
+  std::vector<int32_t> bucket_head, bucket_next;
+  std::vector<uint32_t> bucket_of;
+  std::vector<RunsSummary> summary;
+  size_t bucketed = 0;
+
+  // Empties the layer for about `expect` nodes.
+  void reset(size_t expect) {
+    fresh = false;
+    pending = INT64_MIN;
+    bucketed = 0;
+    nodes.clear();
+    nodes.reserve(expect);  // (growing by doubling would copy the nodes over and over)
+    size_t cap = 16;
+    while (cap < expect * 2) cap <<= 1;
+    index.assign(cap, -1);
+    mask = cap - 1;
+  }
+  // Returns the hash of a state, for the index.
+  static size_t hash(const State& s) {
+    uint64_t h = s.misc * 0x9E3779B97F4A7C15ULL;
+    for (uint64_t x : s.runs) h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ s.mask) * 0x94D049BB133111EBULL;
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+  // Returns the index of the node with this state, or -1.
+  int32_t find(const State& s) const {
+    for (size_t i = hash(s) & mask; index[i] >= 0; i = (i + 1) & mask) {
+      if (nodes[static_cast<size_t>(index[i])].s == s) return index[i];
+    }
+    return -1;
+  }
+  // Adds a node unless an equal state with a score at least as good is there.
+  // Returns the index of the node that holds the state now.
+  int32_t offer(const Node& n) {
+    if (nodes.size() * 2 >= index.size()) grow();
+    size_t i = hash(n.s) & mask;
+    while (index[i] >= 0) {
+      Node& old = nodes[static_cast<size_t>(index[i])];
+      if (old.s == n.s) {
+        if (n.score > old.score) {
+          old = n;
+          fresh = true;
+        }
+        return index[i];
+      }
+      i = (i + 1) & mask;
+    }
+    index[i] = static_cast<int32_t>(nodes.size());
+    nodes.push_back(n);
+    fresh = true;
+    return index[i];
+  }
+  // Puts the nodes added since the last call in their buckets (of the nodes with the same counts and mask);
+  // returns the index of the first of them.
+  size_t bucket_new(int colours, int L) {
+    const size_t K = nodes.size(), first = bucketed;
+    if (bucketed == 0 || bucket_head.size() < K * 2) {  // (first use since reset, or too full: start again)
+      size_t cap = 16;
+      while (cap < K * 2) cap <<= 1;
+      bucket_head.assign(cap, -1);
+      for (size_t i = 0; i < bucketed; ++i) link(i);
+    }
+    bucket_next.resize(K);
+    bucket_of.resize(K);
+    summary.resize(K);
+    for (size_t i = bucketed; i < K; ++i) {
+      link(i);
+      summary[i] = RunsSummary(nodes[i].s, colours, L);
+    }
+    bucketed = K;
+    return first;
+  }
+  // Links node i into its bucket.
+  void link(size_t i) {
+    const size_t wrap = bucket_head.size() - 1;
+    const State& s = nodes[i].s;
+    const uint64_t h = (s.misc * 0x9E3779B97F4A7C15ULL) ^ (s.mask * 0xBF58476D1CE4E5B9ULL);
+    size_t at = static_cast<size_t>(h ^ (h >> 31)) & wrap;
+    for (; bucket_head[at] >= 0; at = (at + 1) & wrap) {
+      const State& o = nodes[static_cast<size_t>(bucket_head[at])].s;
+      if (o.misc == s.misc && o.mask == s.mask) break;
+    }
+    bucket_next[i] = bucket_head[at];
+    bucket_head[at] = static_cast<int32_t>(i);
+    bucket_of[i] = static_cast<uint32_t>(at);
+  }
+  // Doubles the index.
+  void grow() {
+    index.assign(index.size() * 2, -1);
+    mask = index.size() - 1;
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      size_t i = hash(nodes[k].s) & mask;
+      while (index[i] >= 0) i = (i + 1) & mask;
+      index[i] = static_cast<int32_t>(k);
+    }
+  }
+};
+
+// Returns true when run a can do whatever run b can: as long or longer, holding a numbered tile if b does, free to
+// end before the last number if b is, and, for the retrieval rule, holding as many rack tiles and leaving no more
+// jokers uncovered (extend_run).
+inline bool run_covers(uint8_t a, uint8_t b) {
+  const int qa = run_code(a), qb = run_code(b);
+  return run_length(a) >= run_length(b) && run_numbered(a) >= run_numbered(b) && run_led(a) <= run_led(b) &&
+         kRackOfCode[qa] >= kRackOfCode[qb] &&
+         kHeldOfCode[qa] - kRackOfCode[qa] <= kHeldOfCode[qb] - kRackOfCode[qb];
+}
+// Returns true when a colour's runs a can do whatever its runs b can: each run of b has its own run of a that
+// covers it (run_covers), and every other run of a can end now with no joker uncovered. Each such match
+// carries b's future over to a (the extra runs end at once, and a run that ends while a new one starts in its
+// colour is never better than continuing: see make_transitions). By the Mendelsohn-Dulmage theorem a matching
+// that takes every run of b and one that takes every run of a that cannot end make one that takes both.
+bool runs_cover(uint64_t a, uint64_t b, const Mode& m);
+
+// The answers of runs_cover (each scratch its own): a direct-mapped cache, as GroupsMemo. The words a search
+// compares recur within a search and across searches.
+struct CoverMemo {
+  struct Entry {
+    uint64_t a = 0, b = 0;
+    uint32_t mode = 0;  // Mode::id() + 1 (0: empty)
+    bool covers = false;
+  };
+  static constexpr size_t kSize = 2048;
+  std::vector<Entry> entries = std::vector<Entry>(kSize);
+  // Returns runs_cover(a, b, m), remembered.
+  bool covers(uint64_t a, uint64_t b, const Mode& m) {
+    const uint32_t id = m.id() + 1;
+    uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
+    Entry& e = entries[static_cast<size_t>(h ^ (h >> 29)) & (kSize - 1)];
+    if (e.a != a || e.b != b || e.mode != id) e = Entry{a, b, id, runs_cover(a, b, m)};
+    return e.covers;
+  }
+};
+
+}  // namespace rummikub::search

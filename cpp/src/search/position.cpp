@@ -1,0 +1,245 @@
+// The compiled position: its bounds (prepare), weights, usage bits, and the checks of a position.
+#include "position.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace rummikub::search {
+
+// Fills the derived fields of an input.
+void prepare(Input& in) {
+  const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len;
+  const int J = in.rack_jokers + in.table_jokers;
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= N; ++n) {
+      in.avail[c][n] = static_cast<uint8_t>(in.table[c][n] + in.staying[c][n] + in.rack[c][n]);
+    }
+  }
+  // Does a tile (c, n) fit some meld with `jokers` free jokers, the other slots taken by tiles available?
+  auto fits_with = [&](int c, int n, int jokers) {
+    int others = 0;
+    for (int x = 0; x < C; ++x) others += (x != c && in.avail[x][n] > 0) ? 1 : 0;
+    if (std::max(3, L) <= C && 1 + others + jokers >= std::max(3, L)) return true;
+    for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1); ++s) {
+      int missing = 0;
+      for (int k = s; k < s + L; ++k) missing += (k != n && in.avail[c][k] == 0) ? 1 : 0;
+      if (missing <= jokers) return true;
+    }
+    return false;
+  };
+  auto fits = [&](int c, int n) { return fits_with(c, n, J); };
+  // A rack tile that fits in no meld at all can never be played: drop it (unless forced, which then
+  // fails on its own). Dropping one can strand another, so repeat until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int c = 0; c < C; ++c) {
+      for (int n = 1; n <= N; ++n) {
+        if (in.rack[c][n] > 0 && in.rack_min[c][n] == 0 && !fits(c, n)) {
+          in.avail[c][n] = static_cast<uint8_t>(in.avail[c][n] - in.rack[c][n]);
+          in.rack[c][n] = 0;
+          changed = true;
+        }
+      }
+    }
+  }
+  for (int n = 1; n <= N; ++n) {
+    int colours = 0;
+    for (int c = 0; c < C; ++c) colours += in.avail[c][n] > 0 ? 1 : 0;
+    in.group_possible[n] = colours > 0 && colours + J >= std::max(3, L) && std::max(3, L) <= C;
+  }
+  // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
+  // empty slots than there are jokers.
+  for (int c = 0; c < C && J > 0; ++c) {  // (without jokers it is never asked)
+    int empty[kByNumber] = {}, real[kByNumber] = {};  // numbers up to k without a tile; numbered tiles up to k
+    for (int k = 1; k <= N; ++k) {
+      empty[k] = empty[k - 1] + (in.avail[c][k] == 0 ? 1 : 0);
+      real[k] = real[k - 1] + in.table[c][k] + in.rack[c][k];
+    }
+    for (int n = 1; n <= N; ++n) {
+      bool ok = false;
+      for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1) && !ok; ++s) {
+        const int e = s + L - 1;
+        const int missing = empty[e] - empty[s - 1] + (in.avail[c][n] != 0 ? 1 : 0);  // slot n is the joker's
+        ok = missing <= J && real[e] - real[s - 1] > 0;
+      }
+      in.joker_fits[c][n] = ok;
+    }
+  }
+  for (int c = 0; c < C; ++c) {
+    in.gaps_after[c][N] = 0;
+    for (int n = N - 1; n >= 0; --n) {
+      in.gaps_after[c][n] = static_cast<uint8_t>(in.gaps_after[c][n + 1] + (in.avail[c][n + 1] == 0 ? 1 : 0));
+    }
+  }
+  in.tiles_bound[N * C] = 0;
+  in.value_bound[N * C] = 0;
+  // How many tiles of (c, n) any legal end can place at most: the melds holding one. A run through n holds
+  // n + 1, or else n - 1 .. n - L + 1 (and mirrored), each slot a distinct tile or a joker; a group holds G - 1
+  // other tiles of n, of distinct colours, or jokers. The table's tiles take that room first, so a rack copy
+  // past it counts nothing.
+  auto room = [&](int c, int n) {
+    auto at = [&](int k) { return k >= 1 && k <= N ? in.avail[c][k] + J : 0; };
+    int below = INT_MAX, above = INT_MAX;
+    for (int k = 1; k < L; ++k) {
+      below = std::min(below, at(n - k));
+      above = std::min(above, at(n + k));
+    }
+    const int runs = std::min(at(n + 1) + below, at(n - 1) + above);
+    // k groups holding a copy each need k (G - 1) other members, one of each colour at most per group: at most
+    // min(copies, k) of each other colour, and the jokers. (Not monotone in k: every k is tried.)
+    const int G = std::max(3, L);
+    int groups = 0;
+    for (int k = 1; G <= C && k <= in.avail[c][n]; ++k) {
+      int others = J;
+      for (int y = 0; y < C; ++y) others += y != c ? std::min<int>(in.avail[y][n], k) : 0;
+      if (others >= k * (G - 1)) groups = k;
+    }
+    return runs + groups;
+  };
+  // A rack tile that fits no meld without a free joker can only be placed in a meld holding one (every run
+  // through it spans a window of L numbers with a gap; a group of it lacks a colour), and at most J melds hold
+  // one: those tiles count, the heaviest first, for at most J times the most of them one meld can hold (a run:
+  // one a number, over a range with J gaps at most; a group: one a colour).
+  bool needs_joker[kMaxColours][kByNumber] = {};
+  int joker_tiles = 0;
+  for (int c = 0; c < C && J > 0; ++c) {
+    for (int n = 1; n <= N; ++n) {
+      needs_joker[c][n] = in.rack[c][n] > 0 && !fits_with(c, n, 0);
+      joker_tiles += needs_joker[c][n] ? in.rack[c][n] : 0;
+    }
+  }
+  int per_meld = 0;
+  for (int n = 1; n <= N && joker_tiles > 0; ++n) {
+    int colours = 0;
+    for (int c = 0; c < C; ++c) colours += needs_joker[c][n] ? 1 : 0;
+    per_meld = std::max(per_meld, colours);
+  }
+  for (int c = 0; c < C && joker_tiles > 0; ++c) {
+    for (int s = 1; s <= N; ++s) {
+      int gaps = 0, held = 0;
+      for (int e = s; e <= N; ++e) {
+        gaps += in.avail[c][e] == 0 ? 1 : 0;
+        if (gaps > J) break;
+        held += needs_joker[c][e] ? 1 : 0;
+        if (e - s + 1 >= L) per_meld = std::max(per_meld, held);
+      }
+    }
+  }
+  const int joker_most = std::min(joker_tiles, J * per_meld);
+  int64_t heavy[kMaxColours * kByNumber * kMaxCount];  // the weights of such tiles after pos, heaviest first
+  int nheavy = 0;
+  int64_t heavy_sum = 0, plain = 0;  // the joker_most heaviest of them; the other tiles after pos
+  for (int pos = N * C - 1; pos >= 0; --pos) {
+    const int n = pos / C + 1, c = pos % C;
+    const int copies = in.rack[c][n] > 0 && fits(c, n)
+                           ? std::min<int>(in.rack[c][n], std::max(0, room(c, n) - in.table[c][n] - in.staying[c][n]))
+                           : 0;
+    if (needs_joker[c][n]) {
+      for (int k = 0; k < copies; ++k) {
+        int at = nheavy++;
+        for (; at > 0 && heavy[at - 1] < in.rack_weight[n]; --at) heavy[at] = heavy[at - 1];
+        heavy[at] = in.rack_weight[n];
+        heavy_sum += at < joker_most ? in.rack_weight[n] - (nheavy > joker_most ? heavy[joker_most] : 0) : 0;
+      }
+    } else {
+      plain += copies * in.rack_weight[n];
+    }
+    in.tiles_bound[pos] = plain + heavy_sum;
+    in.value_bound[pos] = in.value_bound[pos + 1] + copies * n;
+  }
+  in.joker_weight_max = 0;
+  for (int n = 1; n <= N; ++n) {
+    in.joker_weight_max = std::max(in.joker_weight_max, in.joker_weight[n]);
+  }
+}
+
+
+// Sets the objective's weights of rack tiles and rack jokers, by number.
+void set_weights(Input& in, Objective obj, int joker_penalty) {
+  for (int64_t n = 0; n < kByNumber; ++n) {
+    switch (obj) {
+      case Objective::Tiles:
+        in.rack_weight[n] = in.joker_weight[n] = kUnit + n;
+        break;
+      case Objective::Value:
+        in.rack_weight[n] = in.joker_weight[n] = n * kUnit + 1;
+        break;
+      case Objective::Penalty:
+        in.rack_weight[n] = n * kUnit + 1;
+        in.joker_weight[n] = joker_penalty * kUnit + 1;
+        break;
+    }
+  }
+}
+
+// Adds a multiset's numbered tiles to counts by colour and number.
+void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p) {
+  for (int c = 0; c < p.colours; ++c) {
+    for (int n = 1; n <= p.numbers; ++n) dst[c][n] = static_cast<uint8_t>(dst[c][n] + s.at(c, n));
+  }
+}
+
+// Sets how runs are described (Mode) from the input's jokers and rules.
+void finish_mode(Input& in) {
+  int vtot = 0;
+  for (int c = 0; c < in.p.colours; ++c) {
+    for (int n = 1; n <= in.p.numbers; ++n) vtot += in.staying[c][n];
+  }
+  in.mode.min_len = in.p.min_len;
+  in.mode.track_real = in.rack_jokers + in.table_jokers + vtot >= in.p.min_len;
+  if (!in.mode.retrieval_rule) in.mode.rack_needed = 0;
+  in.mode.strict = in.mode.retrieval_rule && in.rack_jokers == 0;
+}
+
+// Keys the input's states by the rack tiles used: each copy of a rack tile gets a bit.
+void set_usage(Input& in, const TileSet& rack) {
+  in.usage = true;
+  int bit = 0;
+  for (int c = 0; c < in.p.colours; ++c) {
+    for (int n = 1; n <= in.p.numbers; ++n) {
+      in.usage_bit[c][n] = static_cast<uint8_t>(bit);
+      bit += rack.at(c, n);
+    }
+  }
+}
+
+// Adds up the table's tiles into `tiles`; returns false when a meld is not valid or the tiles do not fit.
+bool table_ok(const std::vector<Meld>& table, const Params& p, TileSet& tiles) {
+  for (const Meld& m : table) {
+    if (check_meld(m, p) != MeldError::Ok) return false;
+    const TileSet t = m.tiles();
+    if (!sum_fits(tiles, t)) return false;
+    tiles = sum(tiles, t);
+  }
+  return true;
+}
+
+// The opening on its own: new melds from the rack, table untouched, value at least the threshold.
+Input opening_input(const TileSet& rack, const SearchRules& rules) {
+  Input in;
+  in.p = rules.p;
+  add_tiles(in.rack, rack, rules.p);
+  in.rack_jokers = rules.joker_in_opening ? rack.jokers : 0;
+  in.threshold = std::min(rules.opening_threshold, 1023);
+  finish_mode(in);
+  return in;
+}
+
+// Returns true when table, rack and rules make a position the search takes (table_tiles: the table's tiles).
+bool position_ok(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, TileSet& table_tiles) {
+  if (!search_supported(rules.p)) return false;
+  if (!table_ok(table, rules.p, table_tiles)) return false;
+  if (!fits_rules(rack, rules.p) || !sum_fits(table_tiles, rack)) return false;
+  return fits_rules(sum(table_tiles, rack), rules.p);
+}
+
+}  // namespace rummikub::search
+
+namespace rummikub {
+
+// Returns true when the parameters are within what the search handles (search.h).
+bool search_supported(const Params& p) {
+  return params_ok(p) && p.copies <= 3 && p.jokers <= 4 && p.min_len <= 7;
+}
+
+}  // namespace rummikub

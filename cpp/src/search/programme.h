@@ -1,0 +1,384 @@
+// The programme: the dynamic programme over the numbers 1..N and, within a number, the colours. One Programme is
+// one run of the sweep over one compiled position (Input); its layers hold the states after each step. The class
+// is declared here with its small helpers; its steps live in sweep.cpp, its depth-first search in arrange.cpp,
+// dominance in layers.cpp and the rebuilding of a play in rebuild.cpp.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "groups.h"
+#include "layers.h"
+#include "position.h"
+#include "scratch.h"
+#include "transitions.h"
+
+// Marks a member function defined in one source file and called from one place there, to be inlined into its caller
+// as a compiler does with a file's own functions called once (a member function is seen by every file: it would not).
+#if defined(__GNUC__)
+#define RUMMIKUB_INLINE_ONCE __attribute__((always_inline)) inline
+#else
+#define RUMMIKUB_INLINE_ONCE inline
+#endif
+
+namespace rummikub::search {
+
+class Programme {
+ public:
+  // Nodes whose score plus the bound of what is left falls below `floor` are dropped. The programme works in
+  // `scratch` (its memos, and the layers of finished programmes, which it takes back: no malloc once warm).
+  Programme(const Input& in, SearchScratch& scratch, SearchStats* stats, int64_t floor = INT64_MIN,
+            size_t node_limit = 0)
+      : in_(in), stats_(stats), scratch_(&scratch), floor_(floor), node_limit_(node_limit) {
+    if (!scratch.spare_layers.empty()) {
+      layers_ = std::move(scratch.spare_layers.back());
+      scratch.spare_layers.pop_back();
+    }
+  }
+  Programme(Programme&&) = default;
+  Programme(const Programme&) = delete;
+  Programme& operator=(const Programme&) = delete;
+  // Returns the layers to the scratch, unless they are large.
+  ~Programme() {
+    // Keep at most a few small sets of layers: a large programme's memory goes back to the system.
+    size_t held = 0;
+    for (const Layer& l : layers_) held += l.nodes.capacity() + l.index.capacity();
+    if (!layers_.empty() && held < (size_t{1} << 18) && scratch_->spare_layers.size() < 4) {
+      scratch_->spare_layers.push_back(std::move(layers_));
+    }
+  }
+  // Moves the programme to another scratch (a list of plays built later, perhaps by another thread, rebuilds and
+  // recycles into that thread's).
+  void rebind(SearchScratch& scratch) { scratch_ = &scratch; }
+
+  // Runs the sweep; afterwards finals() lists the nodes that end legally. After set_floor() with a lower floor,
+  // run() again deepens: it keeps every node and expands only what the lower floor adds (new or improved nodes,
+  // and children left below the old floor), which gives the same finals as a fresh sweep at the lower floor.
+  void run();
+  // Finds one legal end of a table-only input (arrange) depth first, remembering the states that lead nowhere;
+  // afterwards finals() lists it (or nothing). On a table that can be arranged, the first complete path is
+  // usually found with a few hundred expansions, where the sweep would build every state.
+  void run_depth_first();
+
+  // Returns the indices of the last layer's nodes that end legally.
+  std::vector<size_t> finals() const {
+    std::vector<size_t> out;
+    const Layer& L = layers_[last_];
+    for (size_t i = 0; i < L.nodes.size(); ++i) {
+      if (ends_legally(L.nodes[i])) out.push_back(i);
+    }
+    return out;
+  }
+
+  // Returns node i of the last layer.
+  const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
+  // Returns the nodes the layers hold.
+  size_t held() const {
+    size_t n = 0;
+    for (size_t k = 0; k <= last_ && k < layers_.size(); ++k) n += layers_[k].nodes.size();
+    return n;
+  }
+  // Returns true when the run stopped at its node limit (its finals are then empty).
+  bool exceeded() const { return exceeded_; }
+  // Lowers the floor for the next run() (which then deepens this one).
+  void set_floor(int64_t floor) { floor_ = floor; }
+
+  // Makes this programme a guide: every state is kept (no dominance), and after run(), mark_alive() flags
+  // the states of each layer from which a legal end (rack tile or not) can be reached.
+  void make_guide() {
+    guide_mode_ = true;
+    moves_.assign(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)), {});
+  }
+  // Flags the states of a guide from which a legal end can be reached (after run()).
+  void mark_alive();
+  // Returns true when the guide has a legal end at all.
+  bool any_alive() const { return !alive_.empty() && !alive_[0].empty() && alive_[0][0] != 0; }
+  // Prunes this programme's states by a guide's (which must outlive run()).
+  void set_guide(const Programme* guide) { guide_ = guide; }
+
+  // Rebuilds the melds of a final node; fills the played tiles and value(P), and when asked, the free jokers
+  // each meld leaves uncovered under the retrieval rule of `mode` (see extend_run).
+  void rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value,
+               const Mode* mode = nullptr, int* uncovered = nullptr) const;
+
+ private:
+  // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
+  size_t start();
+  // Returns true when a node of the last layer is a legal end.
+  bool ends_legally(const Node& x) const {
+    if (x.dead) return false;
+    const int placed = jokers_placed(x.s);
+    if (placed - in_.table_jokers < in_.rack_jokers_min || opening_value(x.s) < in_.threshold) return false;
+    if (in_.require_play && x.score <= 0) return false;
+    int open = 0;
+    for (int c = 0; c < in_.p.colours; ++c) {
+      uint8_t d[8];
+      const int k = unpack_runs(x.s.runs[c], d);
+      for (int j = 0; j < k; ++j) {
+        if (!can_end_last(d[j], in_.mode)) return false;
+        open += run_uncovered(d[j]);
+      }
+    }
+    // The retrieval rule: enough free jokers can be the retrieved ones (see extend_run; settled runs count none).
+    return !in_.mode.retrieval_rule || placed - closed_uncovered(x.s) - open >= in_.table_jokers;
+  }
+  // Moves colour c's runs through the tiles of number n: layer `from` to layer `to`.
+  void colour_step(Layer& from, Layer& to, int n, int c) {
+    if (in_.rack_jokers + in_.table_jokers == 0) {
+      colour_step<false>(from, to, n, c);
+    } else {
+      colour_step<true>(from, to, n, c);
+    }
+  }
+  // kJokers: the input has free jokers. Without any, no node carries a joker deficit (any is more than the
+  // jokers left), no joker is placed, and no run ends with an uncovered one: that code compiles away.
+  template <bool kJokers>
+  void colour_step(Layer& from, Layer& to, int n, int c);
+  // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
+  // order, without the rack, score and floor (the input has none), made one at a time (table_next) and not
+  // merged (the search needs no index).
+  struct TableCursor {
+    int ga = 0, y = -1, ga_most = 0, y_most = 0;  // the (table copies to groups, free jokers) choice made last
+    uint32_t ti = 0, tend = 0;                     // its transitions not yet tried
+    int placed = 0, jokers = 0, deficit_others = 0, members_before = 0, most_before = 0;
+    int group_deficit = 0, jokers_left = 0;
+    uint64_t g = 0, misc = 0;
+    uint32_t info = 0;
+  };
+  // Starts the children of x in colour step (n, c): no choice made yet.
+  void table_begin(const Node& x, int n, int c, TableCursor& k) const;
+  // Makes the next child of x; returns false when there is none left.
+  bool table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const;
+  // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
+  void keep(size_t li, size_t parent, int32_t node) {
+    if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
+  }
+  // Returns true unless a guide says that a state of layer li can reach no legal end.
+  bool viable(size_t li, const State& s) const {
+    if (guide_ == nullptr) return true;
+    State bare = s;
+    bare.mask = 0;
+    const int32_t at = guide_->layers_[li].find(bare);
+    return at >= 0 && guide_->alive_[li][static_cast<size_t>(at)] != 0;
+  }
+  // Returns x carried unchanged into the next layer (nothing placed, no run moved) as a child of `parent`.
+  static Node carried(const Node& x, size_t parent) {
+    Node y = x;
+    y.parent = static_cast<int32_t>(parent);
+    y.info = 0;
+    y.actions = 0;
+    y.dead = false;
+    y.ceiling = INT64_MAX;
+    y.pending = INT64_MIN;
+    return y;
+  }
+  // Returns the jokers the runs of every colour but c need for certain (each colour's needs take their own).
+  static int others_deficit(const Node& x, int c) {
+    // (The deficits are at most the free jokers, so their sum fits a byte: the bytes add in one multiply.)
+    static_assert(kMaxColours == 4, "four deficit bytes");
+    uint32_t w;
+    std::memcpy(&w, x.deficit, sizeof w);
+    return static_cast<int>((w * 0x01010101U) >> 24) - x.deficit[c];
+  }
+  // Sets `members` and `most` to the tiles the colours before c promised to the groups g, and the most one of
+  // them promised.
+  static void promised_before(uint64_t g, int c, int& members, int& most) {
+    members = most = 0;
+    for (int y = 0; y < c; ++y) {
+      const int k = promised(g, y, 0) + promised(g, y, 1) + promised(g, y, 2);
+      members += k;
+      most = std::max(most, k);
+    }
+  }
+  // Returns the jokers the groups promised at number n (g2, none: 0) need for certain once colour c promised k
+  // tiles after the colours before it (members, most): `most` groups need max(3, L) members each, and the
+  // colours after c can add members_after_ at most.
+  int groups_deficit(uint64_t g2, int n, int c, int members, int most, int k) const {
+    return groups_deficit(g2, std::max(3, in_.mode.min_len), members_after_[n][c], members, most, k);
+  }
+  // (The same, given max(3, L) and members_after_[n][c], which colour_step reads once.)
+  static int groups_deficit(uint64_t g2, int group_size, const uint8_t* after, int members, int most, int k) {
+    if (g2 == 0) return 0;
+    const int m = std::max(most, k);
+    return std::max(0, group_size * m - (members + k + after[std::min(m, 7)]));
+  }
+  // Returns x's child in colour step (n, c) through transition t: colour c's runs and joker deficit, and the
+  // counts `misc`, replaced.
+  static Node colour_child(const Node& x, size_t parent, int64_t score, uint32_t info, const Transition& t, int c,
+                           int deficit, uint64_t misc) {
+    Node y{x.s, score, static_cast<int32_t>(parent), info, t.actions, false, {}};
+    std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
+    y.deficit[c] = static_cast<uint8_t>(deficit);
+    y.s.runs[c] = t.next;
+    y.s.misc = misc;
+    return y;
+  }
+  // Returns x's child in the group step of number n that gives the promised groups y free jokers, with this score
+  // and `uncovered` uncovered jokers in closed melds.
+  Node group_child(const Node& x, size_t parent, int n, int y, int uncovered, int64_t score) const {
+    const int placed = jokers_placed(x.s);
+    Node z = carried(x, parent);
+    z.score = score;
+    z.info = static_cast<uint32_t>(y);
+    z.s.misc = with_counts(0, placed + y, uncovered,
+                           std::min(in_.threshold, opening_value(x.s) + n * rack_jokers(placed, y)),
+                           is_settled(x.s));
+    settle_state(z.s);
+    return z;
+  }
+  // Returns how far the runs of a state are settled (see extend_run).
+  int settle_how(const State& s) const {
+    if (!in_.mode.retrieval_rule) return kOpen;
+    if (is_settled(s)) return kFully;
+    return jokers_left(jokers_placed(s)) == 0 ? kPartly : kOpen;
+  }
+  // Settles the runs of s as far as its counts now allow: fully once the free jokers placed, less the uncovered
+  // ones of closed and open melds, reach the retrieved jokers; partly once no free joker is left to place.
+  void settle_state(State& s) const {
+    if (!in_.mode.retrieval_rule || is_settled(s)) return;
+    int open = 0;
+    for (int c = 0; c < in_.p.colours; ++c) open += uncovered_of(s.runs[c]);
+    const bool fully = jokers_placed(s) - closed_uncovered(s) - open >= in_.table_jokers;
+    if (!fully && jokers_left(jokers_placed(s)) != 0) return;
+    for (int c = 0; c < in_.p.colours; ++c) s.runs[c] = settle_word(s.runs[c], fully ? kFully : kPartly);
+    if (fully) s.misc |= uint64_t{1} << 52;
+  }
+  // Returns the free jokers still to place after `placed` were.
+  int jokers_left(int placed) const { return in_.rack_jokers + in_.table_jokers - placed; }
+  // Returns true when colour step (n, c) can only carry x on: no tile of (c, n), no run of colour c open,
+  // and no joker that could stand there.
+  bool colour_idle(const Node& x, int n, int c) const {
+    return colour_idle(x, c, in_.table[c][n] + in_.staying[c][n] + in_.rack[c][n] == 0, in_.joker_fits[c][n]);
+  }
+  // (The same, given whether (c, n) has no tile and whether a joker could stand there, which colour_step reads
+  // once.)
+  bool colour_idle(const Node& x, int c, bool no_tile, bool joker_here) const {
+    return no_tile && x.s.runs[c] == 0 && (!joker_here || jokers_left(jokers_placed(x.s)) == 0);
+  }
+  // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
+  // child (bound, opening value, joker lookahead); returns false when x does not pass them.
+  bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
+  // Splits the tiles promised at number n into groups: layer `from` to layer `to`.
+  void group_step(Layer& from, Layer& to, int n);
+  // Offers to `to` (layer to_layer) the children that expand(x, idx, sink) passes to sink for each live node x
+  // of `from`, keeping only viable ones and recording the moves of a guide.
+  template <class Expand>
+  void expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand);
+
+  // Returns how many of y free jokers placed now, after `placed` earlier ones, are rack jokers: P's jokers count
+  // at the highest numbers any free joker stands for (the contract), and the sweep places jokers in rising
+  // numbers, so the first table_jokers free jokers placed are the table's and every later one is a rack joker.
+  int rack_jokers(int placed, int y) const {
+    return std::max(0, placed + y - in_.table_jokers) - std::max(0, placed - in_.table_jokers);
+  }
+  // Returns the rack jokers still to come once `placed` free jokers were placed.
+  int rack_jokers_left(int placed) const { return in_.rack_jokers - std::max(0, placed - in_.table_jokers); }
+  // Returns true when an opening value v, with the rack tiles from sweep position pos on and rack_left rack
+  // jokers still to come, can still reach the threshold. (The value is kept capped at the threshold: past
+  // it, states that differ only in the value merge.)
+  bool opening_reachable(int v, int pos, int rack_left) const {
+    return v + in_.value_bound[pos] + rack_left * in_.p.numbers >= in_.threshold;
+  }
+  // Returns the most the jokers can still add once `placed` free jokers were placed.
+  int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.joker_weight_max; }
+  // Marks the nodes of a layer that another node of the layer dominates.
+  void prune_dominated(Layer& layer) const;
+  // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
+  bool dominates(const Node& a, const Node& b) const;
+  // Returns the fewest jokers the runs of colour c (summarised by run_needs), open at number n, still need
+  // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.
+  int joker_deficit(uint32_t needs, int c, int n) const { return joker_deficit(needs, deficit_at(c, n)); }
+  // What joker_deficit reads of the input at (c, n), read once for a whole colour step (the input's byte arrays
+  // could alias the nodes written meanwhile, so the compiler would read them again for every child).
+  struct DeficitAt {
+    bool last, two_left;  // n is the last number; n + 2 is a number
+    int avail1, avail2, gaps;
+  };
+  // Returns what joker_deficit reads of the input at (c, n).
+  DeficitAt deficit_at(int c, int n) const {
+    const int N = in_.p.numbers;
+    return DeficitAt{n == N, n + 2 <= N, n < N ? in_.avail[c][n + 1] : 0, n + 2 <= N ? in_.avail[c][n + 2] : 0,
+                     in_.gaps_after[c][n]};
+  }
+  // (The same, given what it reads of the input.)
+  static int joker_deficit(uint32_t needs, const DeficitAt& at);
+  // What a colour step at one sweep position reads of the input, made on the step's first node that is not
+  // idle and kept for the programme's later passes (a pass at a lower floor expands few nodes per step).
+  struct StepPlan {
+    DeficitAt deficit_here;
+    const ChoiceList* groups;  // the ways to promise the tile to groups
+  };
+  // Returns the plan of colour step (n, c), made on first use.
+  const StepPlan& step_plan(int n, int c);
+
+  // Returns true when a layer has nothing to expand at this pass: no node is new or improved since its last
+  // expansion, and none left a bound at or above the floor (enumerating plays, with no floor, expands all).
+  bool nothing_new(const Layer& from) const {
+    return (!in_.usage || floor_ != INT64_MIN) && !from.fresh && from.pending < floor_;
+  }
+  // Returns true when a child with this bound is to be offered at this pass: it reaches the floor, and it was not
+  // offered at an earlier pass (the expanding node's ceiling_); a bound below the floor raises pending_.
+  bool take(int64_t bound) const {
+    if (bound < floor_) {
+      pending_ = std::max(pending_, bound);
+      return false;
+    }
+    return bound < ceiling_;
+  }
+
+  const Input& in_;
+  SearchStats* stats_;
+  StepPlan plans_[kByNumber * kMaxColours];
+  uint64_t planned_ = 0;                     // the sweep positions whose plan is made (bit pos)
+  SearchScratch* scratch_;  // the memos and spare memory this programme works in
+  int64_t floor_;
+  mutable int64_t ceiling_ = INT64_MAX;  // of the node being expanded (see Node::ceiling)
+  mutable int64_t pending_ = INT64_MIN;  // the highest bound left below the floor by its expansion so far
+  size_t ready_ = 0;                     // layers that hold this programme's nodes (run() starts them as it goes)
+  size_t node_limit_;
+  bool exceeded_ = false;
+  std::vector<Layer> layers_;
+  size_t last_ = 0;
+  // Enumerating plays: a programme of the same input without usage masks, whose layers flag the states
+  // that can still reach a legal end (guide_->alive_); a state whose maskless form cannot is not kept.
+  const Programme* guide_ = nullptr;
+  // The most members the colours after c can add to groups of number n, by the largest group count so far
+  // (colour_step's group lookahead; filled by start()).
+  uint8_t members_after_[kByNumber][kMaxColours][8] = {};
+  std::vector<std::vector<uint8_t>> alive_;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> moves_;  // a guide's moves out of each layer
+  bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
+};
+
+// Returns the fewest jokers runs with these needs still need (255: they cannot be finished).
+inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
+  constexpr int kNever = 255;
+  if (at.last) return (needs & 0xFF) != 0 ? kNever : 0;
+  const int need1 = (needs >> 8) & 0xFF;
+  const int need2 = ((needs >> 16) & 0xFF) + (at.two_left ? (needs >> 24) & 0xF : 0);
+  if (need2 > 0 && !at.two_left) return kNever;
+  // Slots at n + 1 and at n + 2 without a tile each take their own joker.
+  const int near = std::max(0, need1 - (need1 > 0 ? at.avail1 : 0)) + std::max(0, need2 - (need2 > 0 ? at.avail2 : 0));
+  // A lead run goes on to the last number: jokers must fill every number left without a tile.
+  return (needs >> 28) & 1 ? std::max(near, at.gaps) : near;
+}
+
+// Carries x through an idle colour step into y (see above); returns false when x does not pass the checks.
+inline bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
+  const int C = in_.p.colours, pos = (n - 1) * C + c;
+  const int placed = jokers_placed(x.s);
+  if (!take(x.score + in_.tiles_bound[pos + 1] + joker_bound(placed))) return false;
+  if (!opening_reachable(opening_value(x.s), pos + 1, rack_jokers_left(placed))) return false;
+  // The jokers the other colours' runs and the promised groups need for certain.
+  const uint64_t g = x.s.misc & kPromisedBits;
+  int members = 0, most = 0;
+  if (g != 0) promised_before(g, c, members, most);
+  if (others_deficit(x, c) + groups_deficit(g, n, c, members, most, 0) > jokers_left(placed)) return false;
+  y = carried(x, parent);
+  y.deficit[c] = 0;
+  return true;
+}
+
+}  // namespace rummikub::search

@@ -1,0 +1,347 @@
+// The sweep: the programme's passes over the numbers and colours. A colour step moves one colour's runs through
+// the tiles of one number (placing rack tiles and free jokers, promising tiles to groups); a group step splits the
+// tiles promised at a number into groups. Deepening passes (a lower floor) expand only what the floor adds.
+#include <algorithm>
+
+#include "programme.h"
+
+// Forces a lambda inline (a step's expansion is called from two places, and out of line it would reach every
+// constant it uses through its closure).
+#if defined(__GNUC__)
+#define RUMMIKUB_INLINE __attribute__((always_inline))
+#else
+#define RUMMIKUB_INLINE
+#endif
+
+namespace rummikub::search {
+
+// Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
+size_t Programme::start() {
+  const int N = in_.p.numbers, C = in_.p.colours;
+  for (int n = 1; n <= N; ++n) {
+    if (!in_.group_possible[n]) continue;  // (no group, no promise: never asked)
+    // Sums over the colours after c, from the last colour down: of their tiles, and of their tiles capped at
+    // `most`. With G >= most groups, each later colour adds at most G members while the need grows by L a
+    // group, so G = most is the loosest case whenever fewer than L colours are left.
+    int plain = 0, capped[8] = {};
+    for (int c = C - 1; c >= 0; --c) {
+      const bool cap = C - c - 1 <= in_.mode.min_len;
+      for (int most = 0; most < 8; ++most) {
+        members_after_[n][c][most] = static_cast<uint8_t>(cap ? capped[most] : plain);
+        capped[most] += std::min<int>(in_.avail[c][n], most);
+      }
+      plain += in_.avail[c][n];
+    }
+  }
+  const size_t depth = static_cast<size_t>(N * (C + 1));
+  layers_.resize(depth + 1);
+  layers_[0].reset(1);
+  layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false, {}});
+  return depth;
+}
+
+// Runs the sweep (or deepens the last one at a lower floor); see programme.h.
+void Programme::run() {
+  const int N = in_.p.numbers, C = in_.p.colours;
+  if (ready_ == 0) {
+    start();
+    ready_ = 1;
+  }
+  size_t li = 0, held = 1;
+  auto next = [&](size_t expect) -> Layer& {  // layer li + 1, started on first use
+    if (li + 1 >= ready_) {
+      layers_[li + 1].reset(expect);
+      ready_ = li + 2;
+    }
+    return layers_[li + 1];
+  };
+  for (int n = 1; n <= N; ++n) {
+    for (int c = 0; c < C; ++c, ++li) {
+      colour_step(layers_[li], next(layers_[li].nodes.size() * 2), n, c);
+      held += layers_[li + 1].nodes.size();
+    }
+    group_step(layers_[li], next(layers_[li].nodes.size()), n);
+    held += layers_[li + 1].nodes.size();
+    ++li;
+    exceeded_ = node_limit_ != 0 && held > node_limit_;
+    if (exceeded_ || layers_[li].nodes.empty()) {
+      // No legal end (past the limit, the caller reports it; an empty layer has no successors).
+      li = layers_.size() - 1;
+      if (li >= ready_) layers_[li].nodes.clear();  // (not started: what it holds is another run's)
+      break;
+    }
+  }
+  last_ = li;
+  if (stats_ != nullptr) ++stats_->runs;
+}
+
+// Returns the plan of colour step (n, c): what it reads of the input, and the ways to promise its tile to groups.
+const Programme::StepPlan& Programme::step_plan(int n, int c) {
+  const int pos = (n - 1) * in_.p.colours + c;
+  StepPlan& plan = plans_[pos];
+  if ((planned_ >> pos & 1) != 0) return plan;
+  planned_ |= uint64_t{1} << pos;
+  plan.deficit_here = deficit_at(c, n);
+  const int a = in_.table[c][n], v = in_.staying[c][n], o = in_.rack[c][n], omin = in_.rack_min[c][n];
+  // Only numbers where some group can form at all offer tiles to groups.
+  const int gmax = in_.group_possible[n] ? 7 : 0;
+  const bool retrieval_rule = in_.mode.retrieval_rule;
+  const uint32_t key =
+      static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 | retrieval_rule << 13 | c << 14);
+  const auto [at, made] = scratch_->choice_lists.try_emplace(key);
+  ChoiceList& list = at->second;
+  plan.groups = &list;
+  if (!made) return plan;
+  // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
+  for (int b = omin; b <= o; ++b) {
+    list.begin[b] = static_cast<uint32_t>(list.choices.size());
+    for (int ga = 0; ga <= std::min(a, gmax); ++ga) {
+      for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
+        for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
+          // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
+          // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
+          if (gb > 0 && ga < a && !retrieval_rule) break;
+          list.choices.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
+                                             {a - ga, v - gv, b - gb}, ga + gv + gb,
+                                             static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
+                                             slot_bits(kTableTile, a - ga) | slot_bits(kStayingJoker, v - gv) |
+                                                 slot_bits(kRackTile, b - gb)});
+        }
+      }
+    }
+  }
+  list.begin[o + 1] = static_cast<uint32_t>(list.choices.size());
+  return plan;
+}
+
+// Expands layer `from` through colour step (n, c) into layer `to`.
+template <bool kJokers>
+void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
+  if (nothing_new(from)) return;  // (before the step reads anything: later passes skip most layers)
+  const size_t before = to.nodes.size();
+  const int pos = (n - 1) * in_.p.colours + c;
+  const int o = in_.rack[c][n], omin = in_.rack_min[c][n];
+  // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
+  struct JokerChoice {
+    int y, yr, jokers_left;  // free jokers placed here, how many of them are rack jokers, free jokers left after
+    int64_t score;
+  };
+  JokerChoice choices[kMaxJokers + 1];
+  TransitionMemo& memo = scratch_->transition_memo;
+  const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
+  const StepPlan* plan = nullptr;  // made on the first node that is not idle
+  const GroupChoice* group_choice = nullptr;
+  const int64_t w_tile = in_.rack_weight[n], w_joker = in_.joker_weight[n], suffix_after = in_.tiles_bound[pos + 1];
+  const bool joker_here = in_.joker_fits[c][n], opening = in_.threshold > 0, usage = in_.usage;
+  const bool retrieval_rule = in_.mode.retrieval_rule;
+  const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
+  const int group_size = std::max(3, in_.mode.min_len);
+  const uint8_t* const members_after = members_after_[n][c];
+  // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
+  auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
+    if (plan == nullptr) {
+      plan = &step_plan(n, c);
+      group_choice = plan->groups->choices.data();
+    }
+    const DeficitAt deficit_here = plan->deficit_here;
+    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
+    const int how = settle_how(x.s);
+    const uint32_t key = transition_key(in_.mode, how);
+    const int left = kJokers ? jokers_left(placed) : 0;
+    const int y_most = kJokers && joker_here ? left : 0;
+    const uint64_t g = x.s.misc & kPromisedBits;
+    const int deficit_others = kJokers ? others_deficit(x, c) : 0;
+    // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
+    int members_before, most_before;
+    promised_before(g, c, members_before, most_before);
+    for (int b = omin; b <= o; ++b) {
+      uint64_t mask = x.s.mask;
+      if (usage) {
+        for (int k = 0; k < b; ++k) mask |= 1ULL << (in_.usage_bit[c][n] + k);
+      }
+      int nchoices = 0;
+      for (int y = 0; y <= y_most; ++y) {
+        const int yr = kJokers ? rack_jokers(placed, y) : 0;
+        const int64_t score = x.score + b * w_tile + yr * w_joker;
+        if (!take(score + suffix_after + (kJokers ? joker_bound(placed + y) : 0))) continue;
+        if (opening && !opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(placed + y))) continue;
+        choices[nchoices++] = JokerChoice{y, yr, left - y, score};
+      }
+      if (nchoices == 0) continue;
+      for (uint32_t gi = plan->groups->begin[b]; gi < plan->groups->begin[b + 1]; ++gi) {
+        const GroupChoice& gc = group_choice[gi];
+        const uint64_t g2 = g | gc.bits;
+        // Jokers the promised groups need for certain (their slots are distinct from the runs').
+        const int group_deficit =
+            groups_deficit(g2, group_size, members_after, members_before, most_before, gc.k);
+        for (int ci = 0; ci < nchoices; ++ci) {
+          const JokerChoice& ch = choices[ci];
+          if (deficit_others + group_deficit > ch.jokers_left) continue;
+          const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
+          const auto [tbegin, tcount] =
+              transitions(memo, x.s.runs[c], key | gc.key | slot_bits(kFreeJoker, ch.y), slots, in_.mode, how);
+          if (tcount == 0) continue;
+          const int nv = std::min(threshold, val + n * (b + ch.yr));
+          const uint64_t misc = with_counts(g2, placed + ch.y, uncovered, nv, how == kFully);
+          // Placing a joker or a rack tile may settle the runs further.
+          const bool resettle = retrieval_rule && how != kFully && (ch.y > 0 || b > 0);
+          const uint32_t info = gc.info | static_cast<uint32_t>(ch.y) << 16;
+          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+            const Transition& t = memo.pool[ti];
+            const int deficit = joker_deficit(t.needs, deficit_here);
+            if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
+            // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
+            if (kJokers && uncovered + t.uncovered() > rack_jokers_all) continue;
+            Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
+                                  kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
+            y.s.mask = mask;
+            if (resettle) settle_state(y.s);
+            sink(y);
+          }
+          if (stats_ != nullptr) stats_->transitions += tcount;
+        }
+      }
+    }
+  };
+  const bool no_tile = in_.table[c][n] + in_.staying[c][n] + o == 0;
+  expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
+    if (colour_idle(x, c, no_tile, joker_here)) {
+      // The general path's only choice, with its checks and its count, without the transition lookup.
+      Node y;
+      if (!carry_through_colour(x, n, c, idx, y)) return;
+      if (stats_ != nullptr) ++stats_->transitions;
+      sink(y);
+    } else {
+      expand(x, idx, sink);
+    }
+  });
+  if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
+}
+
+// Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
+void Programme::group_step(Layer& from, Layer& to, int n) {
+  if (nothing_new(from)) return;
+  const size_t before = to.nodes.size();
+  const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
+  expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
+    const uint64_t g = x.s.misc & kPromisedBits;
+    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
+    if (g == 0) {
+      Node y = carried(x, idx);
+      settle_state(y.s);  // (the number's rack tiles may have covered jokers)
+      sink(y);
+      return;
+    }
+    // Uncovered jokers of the groups count until the runs are settled (after that, nothing can break the rule).
+    const bool count = in_.mode.retrieval_rule && !is_settled(x.s);
+    for (int y = 0; y <= jokers_left(placed); ++y) {
+      if (stats_ != nullptr) ++stats_->transitions;
+      const int yr = rack_jokers(placed, y);
+      const int64_t score = x.score + yr * in_.joker_weight[n];
+      if (!take(score + in_.tiles_bound[n * in_.p.colours] + joker_bound(placed + y))) continue;
+      if (!opening_reachable(val + n * yr, n * in_.p.colours, rack_jokers_left(placed + y))) continue;
+      const int split = group_split(g, y, in_.p.colours, in_.mode, scratch_->group_memo);
+      if (split < 0 || (count && uncovered + split > in_.rack_jokers)) continue;
+      sink(group_child(x, idx, n, y, count ? uncovered + split : uncovered, score));
+    }
+  });
+  if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
+  if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
+}
+
+// Offers to `to` the children expand() makes of each live node of `from` (see programme.h).
+template <class Expand>
+RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand) {
+  // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
+  // differ only in mask, score and parent. The first node of each such state expands; the others copy its
+  // children (the same children in the same order: the result is the same as expanding each).
+  if (!in_.usage || floor_ != INT64_MIN) {  // (its callers return first when nothing_new(from))
+    int64_t pending = INT64_MIN;
+    // (from is not to: offering children never moves these nodes)
+    Node* const nodes = from.nodes.data();
+    const size_t count = from.nodes.size();
+    for (size_t idx = 0; idx < count; ++idx) {
+      Node& x = nodes[idx];
+      if (x.dead) continue;
+      if (x.ceiling == INT64_MAX || x.pending >= floor_) {  // (else nothing new at this floor)
+        ceiling_ = x.ceiling;
+        pending_ = INT64_MIN;
+        expand(x, idx, [&](const Node& y) {
+          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+        });
+        x.ceiling = floor_;
+        x.pending = pending_;
+      }
+      pending = std::max(pending, x.pending);
+    }
+    from.fresh = false;
+    from.pending = pending;
+    return;
+  }
+  ceiling_ = INT64_MAX;
+  using Shared = ShareScratch::Shared;
+  std::vector<Node>& made = scratch_->shared_children.made;
+  std::vector<Shared>& shared = scratch_->shared_children.shared;
+  std::vector<int32_t>& by_state = scratch_->shared_children.by_state;
+  made.clear();
+  shared.clear();
+  size_t cap = 16;
+  while (cap < from.nodes.size() * 2) cap <<= 1;
+  by_state.assign(cap, -1);
+  for (size_t idx = 0; idx < from.nodes.size(); ++idx) {
+    const Node& x = from.nodes[idx];
+    if (x.dead) continue;
+    State bare = x.s;
+    bare.mask = 0;
+    size_t i = Layer::hash(bare) & (cap - 1);
+    for (; by_state[i] >= 0; i = (i + 1) & (cap - 1)) {
+      State other = from.nodes[shared[static_cast<size_t>(by_state[i])].first].s;
+      other.mask = 0;
+      if (other == bare) break;
+    }
+    if (by_state[i] < 0) {
+      by_state[i] = static_cast<int32_t>(shared.size());
+      const uint64_t before = stats_ != nullptr ? stats_->transitions : 0;
+      const size_t begin = made.size();
+      expand(x, idx, [&](const Node& y) {
+        if (viable(to_layer, y.s)) made.push_back(y);
+      });
+      shared.push_back(Shared{idx, begin, made.size(), stats_ != nullptr ? stats_->transitions - before : 0});
+      for (size_t k = begin; k < made.size(); ++k) to.offer(made[k]);
+      continue;
+    }
+    const Shared& sh = shared[static_cast<size_t>(by_state[i])];
+    const Node& first = from.nodes[sh.first];
+    for (size_t k = sh.begin; k < sh.end; ++k) {
+      Node y = made[k];
+      y.score += x.score - first.score;
+      y.parent = static_cast<int32_t>(idx);
+      y.s.mask = x.s.mask | (y.s.mask & ~first.s.mask);  // the rack tiles this step adds
+      to.offer(y);
+    }
+    if (stats_ != nullptr) stats_->transitions += sh.transitions;
+  }
+}
+
+// Flags the states from which a legal end can be reached, backwards over a guide's recorded moves.
+void Programme::mark_alive() {
+  alive_.assign(last_ + 1, {});
+  if (exceeded_) return;
+  const Layer& end = layers_[last_];
+  alive_[last_].resize(end.nodes.size());
+  bool any = false;
+  for (size_t i = 0; i < end.nodes.size(); ++i) {
+    alive_[last_][i] = ends_legally(end.nodes[i]) ? 1 : 0;
+    any |= alive_[last_][i] != 0;
+  }
+  if (!any) return;
+  // Backwards over the recorded moves: a state is alive when one of its moves leads to a live state.
+  for (size_t li = last_; li-- > 0;) {
+    alive_[li].assign(layers_[li].nodes.size(), 0);
+    for (const auto& [parent, node] : moves_[li]) {
+      if (alive_[li + 1][static_cast<size_t>(node)] != 0) alive_[li][static_cast<size_t>(parent)] = 1;
+    }
+  }
+}
+
+}  // namespace rummikub::search
