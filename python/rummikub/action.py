@@ -130,7 +130,7 @@ def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout | None]
                 tiles = _tiles_in_order(piece[6:], rules)
                 numbered = [t for t in tiles if not t.is_joker]
                 if not numbered or len({t.number for t in numbered}) != 1:
-                    raise InvalidMeldError(f"{piece!r} is not a group")
+                    raise InvalidMeldError(f"{shorten(piece)} is not a group")
                 meld = Meld.group(numbered[0].number or 0, [t.colour or 0 for t in numbered],
                                   len(tiles) - len(numbered), rules)
             else:
@@ -163,7 +163,7 @@ def _check_layout(table: Table, layout: Sequence[Sequence[Tile]]) -> Layout:
     for meld, tiles in zip(table, layout):
         ordered = tuple(tiles)
         if TileSet(ordered) != meld.tileset():
-            raise InvalidMeldError(f"layout {' '.join(map(str, ordered))!r} does not hold the tiles of {meld}")
+            raise InvalidMeldError(f"layout {shorten(' '.join(map(str, ordered)))} does not hold the tiles of {meld}")
         out.append(ordered)
     return tuple(out)
 

@@ -576,7 +576,7 @@ class EngineProcess:
                  stderr: int | IO[Any] | None = None, max_line_bytes: int = MAX_LINE_BYTES) -> None:
         args = shlex.split(command) if isinstance(command, str) else list(command)
         if not args:
-            raise RummikubError(f"an external program needs a command, got {command!r}")
+            raise RummikubError(f"an external program needs a command, got {shorten(command)}")
         self.command = args
         self.max_line_bytes = max_line_bytes
         self._lines: queue.Queue[bytes | int | None] = queue.Queue()

@@ -130,7 +130,7 @@ def _scores(values: Sequence[int], winner: int | None) -> tuple[tuple[Fraction, 
         raise RummikubError("score_game needs at least one rack")
     if winner is not None:
         if isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < n:
-            raise RummikubError(f"winner must be a player index in 0..{n - 1} or None, got {winner!r}")
+            raise RummikubError(f"winner must be a player index in 0..{n - 1} or None, got {shorten(winner)}")
         if values[winner] != 0:
             raise RummikubError(f"the winner (player {winner}) went out, so their rack must be empty; "
                                 f"it is worth {values[winner]}")

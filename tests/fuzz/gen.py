@@ -454,13 +454,19 @@ def run_core_calls(seed: int, calls: int, trace: Any = None) -> int:
         try:
             call()
         except (ValueError, TypeError):
-            pass
+            CORE_OUTCOMES["refused"] += 1
         except Exception as exc:  # noqa: BLE001 - the finding
             raise AssertionError(f"{label} raised {type(exc).__name__}: {exc}") from None
+        else:
+            CORE_OUTCOMES["returned"] += 1
     return calls
+
+
+CORE_OUTCOMES: dict[str, int] = {"returned": 0, "refused": 0}
 
 
 if __name__ == "__main__":  # the subprocess driver of the extension fuzz test
     import sys
 
     print(run_core_calls(int(sys.argv[1]), int(sys.argv[2]), sys.stderr))
+    print(json.dumps(CORE_OUTCOMES))

@@ -327,3 +327,52 @@ def test_match_and_public_records_check_their_ints() -> None:
     bad["events"][0] = dict(bad["events"][0], player=True, count=1)
     with pytest.raises(InvalidRecordError, match="not an event of this game"):
         list(replay_lines(bad))
+
+
+# ---- notation ------------------------------------------------------------------------------------------------
+
+
+def test_membership_of_text_that_is_not_a_tile_is_false() -> None:
+    from rummikub import TileSet
+
+    rack = TileSet.parse("R1 J")
+    assert "R1" in rack and "J" in rack and "r1" in rack
+    for text in ("xx", "", "R14", "R013", "R1 R2", HUGE, "R" + "1" * 10_000):
+        assert text not in rack
+    assert 5 not in rack and None not in rack
+    wide = TileSet.parse("R16", RuleSet(numbers=16))
+    assert "R16" in wide  # membership reads every tile the engine knows, whatever the rule set
+
+
+@pytest.mark.parametrize("text", ["R013", "R01", "K01-3", "R1-013", "KB07"])
+def test_leading_zeros_are_refused(text: str) -> None:
+    from rummikub import InvalidNotationError as Refused, TileSet
+
+    with pytest.raises(Refused, match="leading zero"):
+        TileSet.parse(text)
+
+
+def test_solve_batch_errors_name_the_argument() -> None:
+    import numpy as np
+
+    from rummikub import Table, TileCountError, TileSet, solve_batch
+
+    t = Table.parse("R1-3").tiles().to_counts()
+    r = TileSet.parse("R4 K9").to_counts()
+    with pytest.raises(RummikubError, match=r"opened must be a bool or one bool per position \(2\), got 3"):
+        solve_batch([t, t], [r, r], opened=[True, False, True])
+    with pytest.raises(RummikubError, match="opened must be a bool"):
+        solve_batch([t], [r], opened="False")  # type: ignore[arg-type]
+    with pytest.raises(TileCountError, match="tables must be an .n, 65. integer count array .* different lengths"):
+        solve_batch([[1, 2], [3]], [r])
+    with pytest.raises(TileCountError, match="got 2 tables and 1 racks"):
+        solve_batch([t, t], [r])
+    with pytest.raises(TileCountError, match=r"racks must be an \(n, 65\) count array .* got shape \(1, 64\)"):
+        solve_batch([t], [r[:64]])
+    with pytest.raises(TileCountError, match="tables must hold integer tile counts, got float64"):
+        solve_batch([t.astype(float)], [r])
+    empty = solve_batch([], [])
+    assert empty["found"].shape == (0,) and empty["played"].shape == (0, 65)
+    assert solve_batch(np.zeros((0, 65)), np.zeros((0, 65), dtype=int))["tiles"].shape == (0,)
+    one = solve_batch(t, r)
+    assert bool(one["found"][0]) and int(one["tiles"][0]) == 1
