@@ -85,16 +85,22 @@ def shorten(value: object, limit: int = _SHOWN, *, quote: bool = True) -> str:
     "'R1 R2'"
     >>> shorten("Z" * 1000, 10)
     "'ZZZZZZZZZZ'... (1000 characters)"
+    >>> shorten(chr(19) * 100, 8)  # the quoted form is cut: escapes do not lengthen it
+    "'\\\\x13\\\\x13'... (100 characters)"
     >>> shorten("no such file", quote=False)
     'no such file'
     >>> shorten(list(range(1000)))
     '[0, 1, 2, 3, 4, 5, ...]'
     """
     if isinstance(value, str):
-        show = repr if quote else str
-        if len(value) <= limit:
-            return show(value)
-        return f"{show(value[:limit])}... ({len(value)} characters)"
+        text = repr(value[:limit + 1]) if quote else value[:limit + 1]
+        if len(value) <= limit and len(text) <= limit + 2:
+            return text
+        if quote:  # cut the quoted form (escapes make it longer than the text), then close the quote
+            text = text[:limit + 1].rstrip("\\") + text[0]
+        else:
+            text = text[:limit]
+        return f"{text}... ({len(value)} characters)"
     import reprlib
 
     brief = reprlib.Repr()

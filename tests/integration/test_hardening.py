@@ -376,3 +376,15 @@ def test_solve_batch_errors_name_the_argument() -> None:
     assert solve_batch(np.zeros((0, 65)), np.zeros((0, 65), dtype=int))["tiles"].shape == (0,)
     one = solve_batch(t, r)
     assert bool(one["found"][0]) and int(one["tiles"][0]) == 1
+
+
+def test_quoted_control_characters_stay_short() -> None:
+    """Found by the parser fuzzer: escapes made a quoted 99-character input 400 characters long, three times
+    over in one table error."""
+    from rummikub import Table
+
+    text = "\x13" * 99
+    assert len(shorten(text)) < 120
+    with pytest.raises(RummikubError) as err:
+        Table.parse(text)
+    assert len(str(err.value)) < 500
