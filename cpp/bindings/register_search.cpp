@@ -58,7 +58,7 @@ struct Position {
 Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, const Params& p) {
   Position out;
   out.table.reserve(codes.size());
-  std::array<int, kJoker + 1> counts{};
+  bool fits = true;  // every count of the table within kMaxCount so far (then table_tiles is its multiset)
   for (size_t i = 0; i < codes.size(); ++i) {
     Meld m;
     if (!meld_of_code(codes[i], m)) {
@@ -71,21 +71,30 @@ Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, con
                                               " is not valid under these rules: " + meld_error_text(e));
     }
     const TileSet t = m.tiles();
-    for (int code = 0; code <= kJoker; ++code) counts[static_cast<size_t>(code)] += t.count(code);
+    if (fits && sum_fits(out.table_tiles, t)) {
+      out.table_tiles = sum(out.table_tiles, t);
+    } else {
+      fits = false;
+    }
     out.table.push_back(m);
   }
-  const TileSet full = full_set(p);
-  TileSet over;
-  for (int code = 0; code <= kJoker; ++code) {
-    if (counts[static_cast<size_t>(code)] > full.count(code)) over.add(code);
-  }
-  if (!over.empty()) {
+  if (!fits || !fits_rules(out.table_tiles, p)) {  // name every tile held beyond the rule set's copies
+    std::array<int, kJoker + 1> counts{};
+    for (const Meld& m : out.table) {
+      const TileSet t = m.tiles();
+      for (int code = 0; code <= kJoker; ++code) counts[static_cast<size_t>(code)] += t.count(code);
+    }
+    const TileSet full = full_set(p);
+    TileSet over;
+    for (int code = 0; code <= kJoker; ++code) {
+      if (counts[static_cast<size_t>(code)] > full.count(code)) over.add(code);
+    }
     raise_error(ErrorKind::TileCount, "table " + quoted(table_text(out.table)) +
                                           " holds more copies than the rule set has of: " + tiles_text(over));
   }
-  for (const Meld& m : out.table) out.table_tiles = sum(out.table_tiles, m.tiles());
   if (!fits_rules(rack, p)) require_fits(rack, p, "rack " + quoted(tiles_text(rack)));  // the text only on failure
   if (!sum_fits(out.table_tiles, rack) || !fits_rules(sum(out.table_tiles, rack), p)) {
+    const TileSet full = full_set(p);
     TileSet both;
     for (int code = 0; code <= kJoker; ++code) {
       if (out.table_tiles.count(code) + rack.count(code) > full.count(code)) both.add(code);
