@@ -617,11 +617,14 @@ def arena_main(args: argparse.Namespace) -> int:
         out = open(args.json, "a", encoding="utf-8")
     except OSError as exc:
         raise RummikubError(f"cannot write --json {shorten(args.json)}: {exc.strerror or exc}") from None
-    with out:
-        status = _run(args, players, out)
-    if status != 0 and not existed:  # interrupted: leave no empty file behind
-        with contextlib.suppress(OSError):
-            os.remove(args.json)
+    status = 1
+    try:
+        with out:
+            status = _run(args, players, out)
+    finally:
+        if status != 0 and not existed:  # refused or interrupted: leave no empty file behind
+            with contextlib.suppress(OSError):
+                os.remove(args.json)
     return status
 
 

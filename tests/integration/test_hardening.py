@@ -388,3 +388,10 @@ def test_quoted_control_characters_stay_short() -> None:
     with pytest.raises(RummikubError) as err:
         Table.parse(text)
     assert len(str(err.value)) < 500
+
+
+def test_arena_leaves_no_empty_json_file_when_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    done = _arena("--games", "2", "--players", "easy,ghost", "--json", str(out))
+    assert done.returncode == 1 and "unknown bot 'ghost'" in done.stderr
+    assert not out.exists()
