@@ -70,3 +70,43 @@ class SearchLimitError(RummikubError):
     """A search stopped at its state limit (``limit=``): its answer is unknown, which is not "no play".
 
     Raise the limit, or pass ``limit=None``, to search without one (memory grows with the states held)."""
+
+
+_SHOWN = 80  # characters of an offending input an error message repeats
+
+
+def shorten(value: object, limit: int = _SHOWN, *, quote: bool = True) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters: a long input shows its start,
+    an ellipsis and its full length, so a message never repeats a megabyte of input (the cost is bounded too:
+    a long string is cut before it is quoted, and containers are shown through :mod:`reprlib`). ``quote=False``
+    shows a string as it is (another error's message, say).
+
+    >>> shorten("R1 R2")
+    "'R1 R2'"
+    >>> shorten("Z" * 1000, 10)
+    "'ZZZZZZZZZZ'... (1000 characters)"
+    >>> shorten(chr(19) * 100, 8)  # the quoted form is cut: escapes do not lengthen it
+    "'\\\\x13\\\\x13'... (100 characters)"
+    >>> shorten("no such file", quote=False)
+    'no such file'
+    >>> shorten(list(range(1000)))
+    '[0, 1, 2, 3, 4, 5, ...]'
+    """
+    if isinstance(value, str):
+        text = repr(value[:limit + 1]) if quote else value[:limit + 1]
+        if len(value) <= limit and len(text) <= limit + 2:
+            return text
+        if quote:  # cut the quoted form (escapes make it longer than the text), then close the quote
+            text = text[:limit + 1].rstrip("\\") + text[0]
+        else:
+            text = text[:limit]
+        return f"{text}... ({len(value)} characters)"
+    import reprlib
+
+    brief = reprlib.Repr()
+    brief.maxstring = brief.maxother = brief.maxlong = limit
+    text = brief.repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" of {len(value)}" if isinstance(value, (list, tuple, dict, set, frozenset)) else ""
+    return f"{text[:limit]}... ({type(value).__name__}{size})"

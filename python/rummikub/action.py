@@ -22,7 +22,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._errors import InvalidMeldError, InvalidNotationError, RummikubError
+from ._errors import InvalidMeldError, InvalidNotationError, RummikubError, shorten
 from .meld import Meld, MeldKind, Table
 from .rules import RuleSet
 from .tiles import Tile, TileSet, parse_tokens
@@ -130,7 +130,7 @@ def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout | None]
                 tiles = _tiles_in_order(piece[6:], rules)
                 numbered = [t for t in tiles if not t.is_joker]
                 if not numbered or len({t.number for t in numbered}) != 1:
-                    raise InvalidMeldError(f"{piece!r} is not a group")
+                    raise InvalidMeldError(f"{shorten(piece)} is not a group")
                 meld = Meld.group(numbered[0].number or 0, [t.colour or 0 for t in numbered],
                                   len(tiles) - len(numbered), rules)
             else:
@@ -152,9 +152,7 @@ def _tiles_in_order(text: str, rules: RuleSet | None) -> tuple[Tile, ...]:
     return tuple(t for parsed, _token, _pos in parse_tokens(text, rules) for t in parsed)
 
 
-def _short(value: object, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 5] + "...'"
+_short = shorten
 
 
 def _check_layout(table: Table, layout: Sequence[Sequence[Tile]]) -> Layout:
@@ -165,7 +163,7 @@ def _check_layout(table: Table, layout: Sequence[Sequence[Tile]]) -> Layout:
     for meld, tiles in zip(table, layout):
         ordered = tuple(tiles)
         if TileSet(ordered) != meld.tileset():
-            raise InvalidMeldError(f"layout {' '.join(map(str, ordered))!r} does not hold the tiles of {meld}")
+            raise InvalidMeldError(f"layout {shorten(' '.join(map(str, ordered)))} does not hold the tiles of {meld}")
         out.append(ordered)
     return tuple(out)
 

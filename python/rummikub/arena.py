@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib
 import json
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError
+from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError, shorten
 from .bots import BotLike, fallback, get_bot
 from .game import Game, PlayerView
 from .cli import add_rules_options, plural, rules_from_args
@@ -90,7 +91,7 @@ class ExternalBot:
         if not command.strip():
             raise RummikubError(f"an external player needs a command after {EXTERNAL_PREFIX!r}")
         if not move_seconds > 0:
-            raise RummikubError(f"move_seconds must be positive, got {move_seconds!r}")
+            raise RummikubError(f"move_seconds must be positive, got {shorten(move_seconds)}")
         self.command = command
         self.move_seconds = move_seconds
         self.hello_seconds = hello_seconds
@@ -469,6 +470,19 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+def usable_cpus() -> int:
+    """The processors this process may run on (its affinity where the system tells it): ``jobs`` beyond this,
+    or beyond the number of games, are capped.
+
+    >>> usable_cpus() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def _chunks(games: int, size: int) -> Iterator[list[int]]:
     for start in range(0, games, size):
         yield list(range(start, min(games, start + size)))
@@ -493,25 +507,31 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
     players = tuple(players)
     rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
     if not rules.min_players <= len(players) <= rules.max_players:
-        raise RummikubError(f"{plural(len(players), 'player')} ({', '.join(players)}): rules {rules.name!r} allow "
+        raise RummikubError(f"{plural(len(players), 'player')} ({shorten(', '.join(players), quote=False)}): rules {shorten(rules.name)} allow "
                             f"{rules.min_players}..{rules.max_players}")
     for name in dict.fromkeys(players):
         if not is_external(name):
             get_bot(name, 0)  # fail early on an unknown bot
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RummikubError(f"games must be a positive int, got {games!r}")
+        raise RummikubError(f"games must be a positive int, got {shorten(games)}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise RummikubError(f"jobs must be a positive int, got {jobs!r}")
+        raise RummikubError(f"jobs must be a positive int, got {shorten(jobs)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RummikubError(f"seed must be an int, got {seed!r}")
+        raise RummikubError(f"seed must be an int, got {shorten(seed)}")
     note = ""
     external: dict[int, ExternalBot] = {}
     if any(is_external(name) for name in players):
         if jobs != 1:
             note = f"external players: the games ran in this process (jobs 1, not {jobs})"
             jobs = 1
+    elif jobs > 1:
+        usable = min(games, usable_cpus())
+        if jobs > usable:  # more workers than games or processors only costs start-up time
+            note = (f"jobs {jobs} capped at {usable} (the {plural(games, 'game')} and {usable_cpus()} "
+                    f"usable {'processor' if usable_cpus() == 1 else 'processors'})")
+            jobs = usable
         if isinstance(move_seconds, bool) or not isinstance(move_seconds, (int, float)) or not move_seconds > 0:
-            raise RummikubError(f"move_seconds must be a positive number, got {move_seconds!r}")
+            raise RummikubError(f"move_seconds must be a positive number, got {shorten(move_seconds)}")
     bar = _progress(games, progress, stream)
     start = time.perf_counter()
     results: list[GameResult] = []
@@ -521,7 +541,7 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
                 bot = external[i] = ExternalBot(name[len(EXTERNAL_PREFIX):], move_seconds, stderr=external_stderr)
                 bot.start()
                 if bot.failure is not None:
-                    raise RummikubError(f"player {name!r} failed its handshake: {bot.failure}")
+                    raise RummikubError(f"player {shorten(name)} failed its handshake: {bot.failure}")
         if jobs == 1:
             for i in range(games):
                 results.append(play_game(players, i, seed, rules, external=external))
@@ -576,17 +596,51 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"time an external (cmd:) player has for one turn (default {DEFAULT_MOVE_SECONDS:g})")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes (default 1; capped at the games and the usable processors)")
     add_rules_options(p)
-    p.add_argument("--json", metavar="PATH", help="also write the summary and every game's result as JSON")
+    p.add_argument("--json", metavar="PATH", type=_json_path,
+                   help="also write the summary and every game's result as JSON (checked before the games start)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=arena_main)
     return p
 
 
 def arena_main(args: argparse.Namespace) -> int:
-    """Runs ``rummikub arena`` from parsed arguments; returns the exit status."""
+    """Runs ``rummikub arena`` from parsed arguments; returns the exit status. The ``--json`` file is opened
+    (not yet truncated) before the first game, so an unwritable path fails before any result is lost."""
     players = [s.strip() for s in str(args.players).split(",") if s.strip()]
+    if args.json is None:
+        return _run(args, players, None)
+    existed = os.path.exists(args.json)
+    try:
+        out = open(args.json, "a", encoding="utf-8")
+    except OSError as exc:
+        raise RummikubError(f"cannot write --json {shorten(args.json)}: {exc.strerror or exc}") from None
+    status = 1
+    try:
+        with out:
+            status = _run(args, players, out)
+    finally:
+        if status != 0 and not existed:  # refused or interrupted: leave no empty file behind
+            with contextlib.suppress(OSError):
+                os.remove(args.json)
+    return status
+
+
+def _json_path(text: str) -> str:
+    """``--json PATH`` (an argparse type): not empty, not a folder, in a folder that exists."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file path, got an empty string")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{shorten(text)} is a folder, not a file")
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"the folder {shorten(folder)} does not exist")
+    return text
+
+
+def _run(args: argparse.Namespace, players: list[str], out: TextIO | None) -> int:
     previous = signal.getsignal(signal.SIGTERM)
     if any(is_external(name) for name in players):
         signal.signal(signal.SIGTERM, _interrupt)  # stop the external programs on a plain kill too
@@ -599,10 +653,11 @@ def arena_main(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     print(result.table())
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            fh.write(result.to_json())
-            fh.write("\n")
+    if out is not None:
+        out.seek(0)
+        out.truncate()
+        out.write(result.to_json())
+        out.write("\n")
     return 0
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ._errors import InvalidRecordError, RummikubError
+from ._errors import InvalidRecordError, RummikubError, shorten
 from .game import Clock, Game, load_record_json
 from .rules import DEFAULT_PRESET
 from .rules import RuleSet
@@ -45,12 +45,14 @@ class Match:
         if overrides:
             base = base.replace(**overrides)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise RummikubError(f"rounds must be a positive int, got {rounds!r}")
+            raise RummikubError(f"rounds must be a positive int, got {shorten(rounds)}")
         if isinstance(players, bool) or not isinstance(players, int) or not base.min_players <= players <= base.max_players:
-            raise RummikubError(f"{players!r} players: the rules {base.name!r} allow "
+            raise RummikubError(f"{shorten(players)} players: the rules {shorten(base.name)} allow "
                                 f"{base.min_players}..{base.max_players}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         self.rules = base
         self.players = players
         self.rounds = rounds

@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any, Union, overload
 
 from . import _core, _memo
-from ._errors import InvalidMeldError, InvalidNotationError, RummikubError, TileCountError
+from ._errors import InvalidMeldError, InvalidNotationError, RummikubError, TileCountError, shorten
 from .rules import RuleSet
 from .tiles import (
     JOKER,
@@ -68,13 +68,13 @@ class Meld:
 
         Raises :class:`InvalidMeldError` naming the tiles and the reason when they form no meld."""
         if isinstance(tiles, str):
-            raise InvalidNotationError(f"use Meld.parse({tiles!r}) to read notation")
+            raise InvalidNotationError(f"use Meld.parse({shorten(tiles)}) to read notation")
         rules = _rules_arg(rules) or _STANDARD
         seq = [_as_tile(t, rules) for t in _iterable(tiles, "a Meld is made from an iterable of tiles", InvalidMeldError)]
         core = _read(seq, rules)
         if isinstance(core, str):
             text = " ".join(map(str, seq)) or "(no tiles)"
-            raise InvalidMeldError(f"{text!r} is not a valid set: {core}")
+            raise InvalidMeldError(f"{shorten(text)} is not a valid set: {core}")
         self._init(core)
 
     def _init(self, core: _core.Meld) -> None:
@@ -121,10 +121,11 @@ class Meld:
         tokens = list(parse_tokens(text, rules))
         tiles = [t for parsed, _token, _pos in tokens for t in parsed]
         if not tiles:
-            raise InvalidNotationError(f"{text!r} holds no tiles")
+            raise InvalidNotationError(f"{shorten(text)} holds no tiles")
         r = _rules_arg(rules) or _STANDARD
         written = " ".join(map(str, tiles))
-        shown = repr(written) if written.upper() == " ".join(text.split()).upper() else f"{text!r} ({written})"
+        shown = shorten(written) if written.upper() == " ".join(text.split()).upper() else \
+            f"{shorten(text)} ({shorten(written, quote=False)})"
         if len(tokens) == 1 and _is_group_token(tokens[0][1]):
             # parse_tokens gave one number and distinct colours: the core says whether they make a group
             mask = sum(1 << int(t.colour) for t in tiles if t.colour is not None)
@@ -134,7 +135,7 @@ class Meld:
             except InvalidMeldError as exc:
                 core = str(exc)
             if isinstance(core, str):
-                raise InvalidMeldError(f"{text!r} ({written}) is not a valid group: {core}")
+                raise InvalidMeldError(f"{shorten(text)} ({shorten(written, quote=False)}) is not a valid group: {core}")
             return cls._wrap(core)
         core = _read(tiles, r)
         if isinstance(core, str):
@@ -154,9 +155,9 @@ class Meld:
         mask = 0
         for slot in _iterable(jokers, "jokers must be an iterable of joker slots", InvalidMeldError):
             if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < min(_int_or(length), 32):
-                raise InvalidMeldError(f"joker slot {slot!r} is outside a run of {length!r} tiles")
+                raise InvalidMeldError(f"joker slot {shorten(slot)} is outside a run of {shorten(length)} tiles")
             if mask >> slot & 1:
-                raise InvalidMeldError(f"joker slot {slot} is named twice in a run of {length!r} tiles")
+                raise InvalidMeldError(f"joker slot {slot} is named twice in a run of {shorten(length)} tiles")
             mask |= 1 << slot
         return cls._make(_core.MeldKind.RUN, colour, start, length, mask, 0, rules,
                          f"run of {length} from {start}")
@@ -170,15 +171,15 @@ class Meld:
         'K7 R7 J'
         """
         mask = 0
-        cols = list(_iterable(colours, f"group of {number!r}: colours must be an iterable of Colour", InvalidMeldError))
+        cols = list(_iterable(colours, f"group of {shorten(number)}: colours must be an iterable of Colour", InvalidMeldError))
         for c in cols:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(Colour):
-                raise InvalidMeldError(f"group colour {c!r} is not a Colour")
+                raise InvalidMeldError(f"group colour {shorten(c)} is not a Colour")
             if mask >> int(c) & 1:
                 raise InvalidMeldError(f"group of {number} names colour {Colour(c).letter} twice")
             mask |= 1 << int(c)
         if isinstance(jokers, bool) or not isinstance(jokers, int) or not 0 <= jokers <= 4:
-            raise InvalidMeldError(f"jokers must be an int in 0..4, got {jokers!r}")
+            raise InvalidMeldError(f"jokers must be an int in 0..4, got {shorten(jokers)}")
         return cls._make(_core.MeldKind.GROUP, 0, number, len(cols) + jokers, 0, mask, rules,
                          f"group of {number}")
 
@@ -187,7 +188,7 @@ class Meld:
               rules: RuleSet | None, what: str) -> Meld:
         for name, value in (("colour", colour), ("number", number), ("length", length)):
             if isinstance(value, bool) or not isinstance(value, int) or not -1 <= value <= 64:
-                raise InvalidMeldError(f"{what}: {name} must be a small int, got {value!r}")
+                raise InvalidMeldError(f"{what}: {name} must be a small int, got {shorten(value)}")
         params = (_rules_arg(rules) or _STANDARD).params
         try:
             core = _core.make_meld(kind, int(colour), number, length, slots, mask, params)
@@ -398,11 +399,11 @@ class Table(Sequence[Meld]):
 
     def __init__(self, melds: Iterable[Meld] = ()) -> None:
         if isinstance(melds, str):
-            raise InvalidNotationError(f"use Table.parse({melds!r}) to read notation")
+            raise InvalidNotationError(f"use Table.parse({shorten(melds)}) to read notation")
         items = tuple(_iterable(melds, "a Table is made from an iterable of Meld objects", InvalidMeldError))
         for m in items:
             if not isinstance(m, Meld):
-                raise InvalidMeldError(f"a Table holds Meld objects, got {type(m).__name__} {m!r}")
+                raise InvalidMeldError(f"a Table holds Meld objects, got {type(m).__name__} {shorten(m)}")
         _set_melds(self, items)
         _set_tileset(self, None)
         _set_jokers(self, None)
@@ -430,20 +431,20 @@ class Table(Sequence[Meld]):
         rummikub._errors.InvalidNotationError: empty meld 2 in 'R1-3 || K5 B5 O5'
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"expected a string, got {type(text).__name__} {text!r}")
+            raise InvalidNotationError(f"expected a string, got {type(text).__name__} {shorten(text)}")
         if not text.strip():
             return cls()
         melds = []
         for i, piece in enumerate(text.split("|"), start=1):
             if not piece.strip():
-                raise InvalidNotationError(f"empty meld {i} in {text!r}")
+                raise InvalidNotationError(f"empty meld {i} in {shorten(text)}")
             try:
                 melds.append(Meld.parse(piece, rules))
             except RummikubError as exc:
-                raise type(exc)(f"meld {i} of {text!r}: {exc}") from None
+                raise type(exc)(f"meld {i} of {shorten(text)}: {exc}") from None
         table = cls(melds)
         if rules is not None:
-            table.tiles().check(rules, what=f"table {text!r}")
+            table.tiles().check(rules, what=f"table {shorten(text)}")
         return table
 
     def tiles(self) -> TileSet:

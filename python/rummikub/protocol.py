@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import IO, Any, Callable
 
 from ._errors import (
+    shorten,
     IllegalMoveError,
     InvalidMeldError,
     InvalidNotationError,
@@ -85,8 +86,13 @@ class ProtocolError(RummikubError):
 
 
 def _short(value: object) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, default=repr)
-    return repr(text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "...")
+    if isinstance(value, str):
+        return shorten(value, _MAX_SHOWN)
+    try:
+        text = json.dumps(value, default=repr)
+    except (RecursionError, ValueError, TypeError):  # nested too deep to write out again
+        return shorten(value, _MAX_SHOWN)
+    return shorten(text, _MAX_SHOWN)
 
 
 # ---- schema ----------------------------------------------------------------------------------------------
@@ -570,7 +576,7 @@ class EngineProcess:
                  stderr: int | IO[Any] | None = None, max_line_bytes: int = MAX_LINE_BYTES) -> None:
         args = shlex.split(command) if isinstance(command, str) else list(command)
         if not args:
-            raise RummikubError(f"an external program needs a command, got {command!r}")
+            raise RummikubError(f"an external program needs a command, got {shorten(command)}")
         self.command = args
         self.max_line_bytes = max_line_bytes
         self._lines: queue.Queue[bytes | int | None] = queue.Queue()
@@ -631,7 +637,7 @@ class EngineProcess:
                                                    f"the limit of {self.max_line_bytes}")
         try:
             return json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
             raise ExternalPlayerError("malformed", f"{self.name}: answer to {what} is not JSON: "
                                                    f"{_short(line.decode('utf-8', 'replace'))}") from None
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import InvalidRecordError, RummikubError
+from ._errors import InvalidRecordError, RummikubError, shorten
 from .game.record import PUBLIC_RECORD_FORMAT, RECORD_FORMATS, iter_replay, load_record_json
 from .rules import RuleSet
 
@@ -78,7 +78,7 @@ def replay_lines(record: Any, *, racks: bool = True) -> Iterator[str]:
     elif fmt == PUBLIC_RECORD_FORMAT:
         yield from _public_lines(record)
     else:
-        raise InvalidRecordError(f"unknown record format {fmt!r}: expected a game record "
+        raise InvalidRecordError(f"unknown record format {shorten(fmt)}: expected a game record "
                                  f"({', '.join(RECORD_FORMATS)}) or a public one ({PUBLIC_RECORD_FORMAT})",
                                  "format")
 
@@ -151,22 +151,27 @@ def _public_lines(record: Mapping[str, Any]) -> Iterator[str]:
     rules = RuleSet.from_dict(record.get("rules"))
     players = record.get("players")
     events = record.get("events")
-    if isinstance(players, bool) or not isinstance(players, int) or not isinstance(events, list):
-        raise InvalidRecordError("a public record needs players (an int) and events (a list)", "format")
+    if type(players) is not int or not rules.min_players <= players <= rules.max_players \
+            or not isinstance(events, list):
+        raise InvalidRecordError(f"a public record needs players (an int in {rules.min_players}.."
+                                 f"{rules.max_players}) and events (a list), got players {shorten(players)}", "format")
     sizes = [rules.rack_size] * players
     pool = rules.tile_count - rules.rack_size * players
     for turn, event in enumerate(events, start=1):
-        if not isinstance(event, Mapping) or not isinstance(event.get("player"), int) \
+        if not isinstance(event, Mapping) or type(event.get("player")) is not int \
                 or not 0 <= event["player"] < players:
-            raise InvalidRecordError(f"event {turn} is not an event of this game: {json.dumps(event)[:200]}",
-                                     "format")
+            raise InvalidRecordError(f"event {turn} is not an event of this game: {shorten(event)}", "format")
         p = event["player"]
+        if event.get("type") == "draw":
+            count = event.get("count", len(event["tiles"]) if isinstance(event.get("tiles"), list) else 0)
+            if type(count) is not int or not 0 <= count <= pool:
+                raise InvalidRecordError(f"event {turn}: a draw of {shorten(count)} tiles from a pool of {pool}",
+                                         "format")
         yield f"turn {turn:<4d}{_action(event)}"
         if event.get("type") == "play":
             sizes[p] -= len(str(event.get("played", "")).split())
             yield f"         table {event.get('table', '')}"
         elif event.get("type") == "draw":
-            count = int(event.get("count", len(event.get("tiles", []))))
             sizes[p] += count
             pool -= count
         yield f"         racks {' '.join(map(str, sizes))}  pool {pool}"

@@ -25,10 +25,10 @@ field                             default       meaning
 ================================= ============= ==========================================================
 ``numbers``                       13            tiles are numbered 1..numbers (§1)
 ``colours``                       4             colours K, B, O, R (the first ``colours`` of them) (§1)
-``copies``                        2             copies of each numbered tile (3 in the 160-tile set) (§1)
-``jokers``                        2             jokers in the set (4 in the 160-tile set) (§1)
+``copies``                        2             copies of each numbered tile (3 in the 160-tile set; at most 3) (§1)
+``jokers``                        2             jokers in the set (4 in the 160-tile set; at most 4) (§1)
 ``rack_size``                     14            tiles dealt to each player (§4)
-``min_len``                       3             the shortest valid set (§2)
+``min_len``                       3             the shortest valid set (2..7) (§2)
 ``opening_threshold``             30            points the opening must reach; 0 switches the opening rule off (§6)
 ``joker_in_opening``              True          jokers count in the opening (False: the opening sets hold no joker;
                                                 with ``extend_after_opening``, jokers may be played but do not count)
@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from . import _core
-from ._errors import RummikubError
+from ._errors import RummikubError, shorten
 
 __all__ = ["RuleSet", "PRESETS", "DEFAULT_PRESET", "rules_from_json", "JokerRetrieval", "MatchWinner", "FirstPlayer"]
 
@@ -71,6 +71,11 @@ FirstPlayer = Literal["draw", "rotate"]
 
 _RETRIEVAL = ("replace", "replace_from_rack", "free")
 _MAX_INT = 1_000_000  # every int field; keeps values that reach the C++ core far from overflow
+# What the search (solve, plays, the bots) handles: cpp/include/rummikub/search.h, search_supported. A rule set
+# past these would make games that no bot can play, so RuleSet refuses it up front.
+SEARCH_MAX_COPIES = 3
+SEARCH_MAX_JOKERS = 4
+SEARCH_MAX_MIN_LEN = 7
 _MATCH = ("game_wins", "points")
 _FIRST = ("draw", "rotate")
 
@@ -103,30 +108,39 @@ class RuleSet:
     def __post_init__(self) -> None:
         def need(ok: bool, what: str) -> None:
             if not ok:
-                raise RummikubError(f"RuleSet {self.name!r}: {what}")
+                raise RummikubError(f"RuleSet {shorten(self.name)}: {what}")
 
         need(isinstance(self.name, str), f"name must be a str, got {type(self.name).__name__}")
         for field in ("numbers", "colours", "copies", "jokers", "rack_size", "min_len", "opening_threshold",
                       "timeout_draw", "failed_move_draw", "joker_penalty", "min_players", "max_players"):
             value = getattr(self, field)
-            need(isinstance(value, int) and not isinstance(value, bool), f"{field} must be an int, got {value!r}")
-            need(-_MAX_INT <= value <= _MAX_INT, f"{field} must be within -{_MAX_INT}..{_MAX_INT}, got {value!r}")
+            need(isinstance(value, int) and not isinstance(value, bool), f"{field} must be an int, got {shorten(value)}")
+            need(-_MAX_INT <= value <= _MAX_INT, f"{field} must be within -{_MAX_INT}..{_MAX_INT}, got {value}")
         for field in ("joker_in_opening", "extend_after_opening", "commit_valid_draft_on_timeout"):
-            need(isinstance(getattr(self, field), bool), f"{field} must be a bool, got {getattr(self, field)!r}")
+            need(isinstance(getattr(self, field), bool), f"{field} must be a bool, got {shorten(getattr(self, field))}")
         try:
             object.__setattr__(self, "_params", _core.Params(self.numbers, self.colours, self.copies,
                                                              self.jokers, self.min_len))
         except ValueError as exc:
-            raise RummikubError(f"RuleSet {self.name!r}: {exc}") from None
+            raise RummikubError(f"RuleSet {shorten(self.name)}: {exc}") from None
+        need(self.copies <= SEARCH_MAX_COPIES,
+             f"copies must be at most {SEARCH_MAX_COPIES} (the search handles up to the 160-tile set's 3), "
+             f"got {self.copies}")
+        need(self.jokers <= SEARCH_MAX_JOKERS,
+             f"jokers must be at most {SEARCH_MAX_JOKERS} (the search handles up to the 160-tile set's 4), "
+             f"got {self.jokers}")
+        need(self.min_len <= SEARCH_MAX_MIN_LEN,
+             f"min_len must be at most {SEARCH_MAX_MIN_LEN} (the longest shortest set the search handles), "
+             f"got {self.min_len}")
         need(self.rack_size >= 1, f"rack_size must be at least 1, got {self.rack_size}")
         need(self.opening_threshold >= 0, f"opening_threshold must be >= 0, got {self.opening_threshold}")
-        need(self.joker_retrieval in _RETRIEVAL, f"joker_retrieval must be one of {_RETRIEVAL}, got {self.joker_retrieval!r}")
-        need(self.match_winner in _MATCH, f"match_winner must be one of {_MATCH}, got {self.match_winner!r}")
-        need(self.first_player in _FIRST, f"first_player must be one of {_FIRST}, got {self.first_player!r}")
+        need(self.joker_retrieval in _RETRIEVAL, f"joker_retrieval must be one of {_RETRIEVAL}, got {shorten(self.joker_retrieval)}")
+        need(self.match_winner in _MATCH, f"match_winner must be one of {_MATCH}, got {shorten(self.match_winner)}")
+        need(self.first_player in _FIRST, f"first_player must be one of {_FIRST}, got {shorten(self.first_player)}")
         need(self.turn_seconds is None or (isinstance(self.turn_seconds, (int, float))
                                            and not isinstance(self.turn_seconds, bool)
                                            and 0 < self.turn_seconds < math.inf),
-             f"turn_seconds must be None or a positive finite number, got {self.turn_seconds!r}")
+             f"turn_seconds must be None or a positive finite number, got {shorten(self.turn_seconds)}")
         need(self.timeout_draw >= 0 and self.failed_move_draw >= 0, "penalty draws must be >= 0")
         need(self.joker_penalty >= 0, f"joker_penalty must be >= 0, got {self.joker_penalty}")
         need(2 <= self.min_players <= self.max_players, "need 2 <= min_players <= max_players")
@@ -154,7 +168,7 @@ class RuleSet:
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
-            raise RummikubError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+            raise RummikubError(f"unknown preset {shorten(name)}; choose one of {', '.join(PRESETS)}") from None
 
     def replace(self, **changes: Any) -> RuleSet:
         """A copy with some fields changed; unknown names raise :class:`RummikubError`.
@@ -165,7 +179,8 @@ class RuleSet:
         names = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
-            raise RummikubError(f"RuleSet has no field {', '.join(map(repr, unknown))}")
+            raise RummikubError(f"RuleSet has no field {', '.join(map(shorten, unknown[:5]))}"
+                                f"{f' (and {len(unknown) - 5} more)' if len(unknown) > 5 else ''}")
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -182,6 +197,9 @@ class RuleSet:
         names raise :class:`RummikubError`."""
         if not isinstance(data, dict):
             raise RummikubError(f"rules must be a mapping of field names to values, got {type(data).__name__}")
+        bad = [k for k in data if not isinstance(k, str)]
+        if bad:
+            raise RummikubError(f"rules field names are strings, got {shorten(bad[0])}")
         return cls().replace(**data)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -221,11 +239,15 @@ def rules_from_json(data: Any) -> RuleSet:
     if isinstance(data, str):
         return RuleSet.preset(data)
     if isinstance(data, dict) and "preset" in data:
-        extra = sorted(set(data) - {"preset", "overrides"})
+        extra = sorted(set(data) - {"preset", "overrides"}, key=str)
         if extra:
-            raise RummikubError(f"rules {{'preset': ...}} take only 'overrides' besides, got {', '.join(map(repr, extra))}")
+            raise RummikubError(f"rules {{'preset': ...}} take only 'overrides' besides, got "
+                                f"{', '.join(map(shorten, extra[:5]))}")
         overrides = data.get("overrides") or {}
         if not isinstance(overrides, dict):
-            raise RummikubError(f"rules overrides must be a mapping of field names to values, got {overrides!r}"[:200])
+            raise RummikubError(f"rules overrides must be a mapping of field names to values, got {shorten(overrides)}")
+        bad = [k for k in overrides if not isinstance(k, str)]
+        if bad:
+            raise RummikubError(f"rules overrides name fields by strings, got {shorten(bad[0])}")
         return RuleSet.preset(data["preset"]).replace(**overrides)
     return RuleSet.from_dict(data)

@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ._errors import RummikubError
+from ._errors import RummikubError, shorten
 from .rules import RuleSet
 from .tiles import TileLike, TileSet
 
@@ -61,13 +62,38 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Outcome:
-        """The inverse of :meth:`to_dict`."""
-        winners = data["winners"]
-        scores = data["scores"]
-        values = data["rack_values"]
-        assert isinstance(winners, list) and isinstance(scores, list) and isinstance(values, list)
-        return cls(Termination(data["termination"]), tuple(int(w) for w in winners),
-                   tuple(Fraction(str(s)) for s in scores), tuple(int(v) for v in values))
+        """The inverse of :meth:`to_dict`; a malformed outcome raises :class:`RummikubError` naming the field
+        (integers must be JSON integers: ``true`` is not the player 1).
+
+        >>> Outcome.from_dict({"termination": "rummikub", "winners": [True], "scores": ["1", "-1"],
+        ...                    "rack_values": [0, 1]})
+        Traceback (most recent call last):
+        ...
+        rummikub._errors.RummikubError: outcome winners must be a list of integers, got [True]
+        """
+        if not isinstance(data, dict):
+            raise RummikubError(f"an outcome is an object, got {shorten(data)}")
+        fields = {}
+        for name in ("termination", "winners", "scores", "rack_values"):
+            if name not in data:
+                raise RummikubError(f"the outcome has no {name!r}")
+            fields[name] = data[name]
+        winners, scores, values = fields["winners"], fields["scores"], fields["rack_values"]
+        for name, items in (("winners", winners), ("rack_values", values)):
+            if not isinstance(items, list) or not all(type(x) is int for x in items):
+                raise RummikubError(f"outcome {name} must be a list of integers, got {shorten(items)}")
+        if not isinstance(scores, list) or not all(isinstance(x, str) and _SCORE.fullmatch(x) for x in scores):
+            raise RummikubError(f"outcome scores must be a list of fractions like '25/2', got {shorten(scores)}")
+        assert isinstance(winners, list) and isinstance(values, list)
+        try:
+            termination = Termination(fields["termination"])
+        except ValueError:
+            raise RummikubError(f"outcome termination {shorten(fields['termination'])} is not one of "
+                                f"{', '.join(t.value for t in Termination)}") from None
+        return cls(termination, tuple(winners), tuple(Fraction(s) for s in scores), tuple(values))
+
+
+_SCORE = re.compile(r"-?[0-9]{1,15}(/[1-9][0-9]{0,15})?")  # bounded: no "1e999999999" through Fraction
 
 
 def _as_rack(rack: TileSet | Iterable[TileLike]) -> TileSet:
@@ -104,7 +130,7 @@ def _scores(values: Sequence[int], winner: int | None) -> tuple[tuple[Fraction, 
         raise RummikubError("score_game needs at least one rack")
     if winner is not None:
         if isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < n:
-            raise RummikubError(f"winner must be a player index in 0..{n - 1} or None, got {winner!r}")
+            raise RummikubError(f"winner must be a player index in 0..{n - 1} or None, got {shorten(winner)}")
         if values[winner] != 0:
             raise RummikubError(f"the winner (player {winner}) went out, so their rack must be empty; "
                                 f"it is worth {values[winner]}")

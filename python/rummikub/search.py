@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal, Union
 from . import _core
 from ._core import SearchStats
 from .action import Action
-from ._errors import InvalidNotationError, RummikubError, TileCountError
+from ._errors import InvalidNotationError, RummikubError, TileCountError, shorten
 from .meld import Table, search_codes, table_of_codes
 from .rules import RuleSet
 from .tiles import TileSet, core_of, of_core
@@ -68,7 +68,7 @@ def _rules(rules: RuleSet | None) -> RuleSet:
     if rules is None:
         return _STANDARD
     if not isinstance(rules, RuleSet):
-        raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__} {rules!r}")
+        raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__} {shorten(rules)}")
     return rules
 
 
@@ -94,14 +94,14 @@ def _search_rules_of(rules: RuleSet) -> _core.SearchRules:
         return _core.SearchRules(rules.params, rules.opening_threshold, rules.joker_in_opening,
                                  rules.extend_after_opening, _POLICIES[rules.joker_retrieval], rules.joker_penalty)
     except RummikubError as exc:
-        raise RummikubError(f"rule set {rules.name!r}: {exc}") from None
+        raise RummikubError(f"rule set {shorten(rules.name)}: {exc}") from None
 
 
 def _table(table: TableLike, rules: RuleSet) -> Table:
     if isinstance(table, str):
         return Table.parse(table, rules)
     if not isinstance(table, Table):
-        raise InvalidNotationError(f"table must be a Table or a string, got {type(table).__name__} {table!r}")
+        raise InvalidNotationError(f"table must be a Table or a string, got {type(table).__name__} {shorten(table)}")
     return table
 
 
@@ -109,7 +109,7 @@ def _tiles(tiles: TilesLike, rules: RuleSet, what: str) -> TileSet:
     if isinstance(tiles, str):
         return TileSet.parse(tiles, rules)
     if not isinstance(tiles, TileSet):
-        raise InvalidNotationError(f"{what} must be a TileSet or a string, got {type(tiles).__name__} {tiles!r}")
+        raise InvalidNotationError(f"{what} must be a TileSet or a string, got {type(tiles).__name__} {shorten(tiles)}")
     return tiles
 
 
@@ -138,12 +138,12 @@ def _objective(objective: str) -> _core.Objective:
     try:
         return _OBJECTIVES[objective]
     except (KeyError, TypeError):
-        raise RummikubError(f"objective must be one of {', '.join(_OBJECTIVES)}, got {objective!r}") from None
+        raise RummikubError(f"objective must be one of {', '.join(_OBJECTIVES)}, got {shorten(objective)}") from None
 
 
 def _opened(opened: object) -> bool:
     if not isinstance(opened, bool):
-        raise RummikubError(f"opened must be a bool, got {opened!r}")
+        raise RummikubError(f"opened must be a bool, got {shorten(opened)}")
     return opened
 
 
@@ -303,19 +303,30 @@ def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet |
     arrays = []
     for name, given in (("tables", tables), ("racks", racks)):
         try:
-            arr = np.atleast_2d(np.asarray(given))
-        except (TypeError, ValueError) as exc:  # ragged nested lists
-            raise TileCountError(f"{name} must be an (n, 65) integer count array ({exc})") from None
+            arr = np.asarray(given)
+        except (TypeError, ValueError):  # ragged nested lists
+            raise TileCountError(f"{name} must be an (n, 65) integer count array (one row of 65 tile counts per "
+                                 f"position), got rows of different lengths: {shorten(given)}") from None
+        if arr.size == 0 and arr.ndim <= 2:  # no positions: [] or an (0, 65) array of any dtype
+            arr = np.zeros((0, 65), dtype=np.int64)
+        arr = np.atleast_2d(arr)
         if arr.dtype.kind not in "iub":
-            raise TileCountError(f"{name} must be an integer count array, got dtype {arr.dtype}")
+            raise TileCountError(f"{name} must hold integer tile counts, got {arr.dtype} values")
+        if arr.ndim != 2 or arr.shape[1] != 65:
+            raise TileCountError(f"{name} must be an (n, 65) count array (one row of 65 tile counts per position, "
+                                 f"indexed by Tile.code), got shape {arr.shape}")
         arrays.append(np.ascontiguousarray(arr, dtype=np.int64))
+    if arrays[0].shape[0] != arrays[1].shape[0]:
+        raise TileCountError(f"tables and racks must hold as many positions each, got {arrays[0].shape[0]} tables "
+                             f"and {arrays[1].shape[0]} racks")
     flags = np.asarray(opened)
     if flags.dtype != np.bool_ or flags.ndim > 1:
-        raise RummikubError(f"opened must be a bool or a 1-d bool array, got {str(opened)[:100]!r}")
+        raise RummikubError(f"opened must be a bool or a 1-d bool array, got {shorten(opened)}")
     try:
         o = np.ascontiguousarray(np.broadcast_to(flags, (arrays[0].shape[0],)))
     except ValueError:
-        raise RummikubError(f"opened must be a bool or {arrays[0].shape[0]} bools, got {flags.shape[0]}") from None
+        raise RummikubError(f"opened must be a bool or one bool per position ({arrays[0].shape[0]}), got "
+                            f"{flags.shape[0]} bools") from None
     found = _core.solve_batch(arrays[0], arrays[1], _search_rules(r), o, _objective(objective), limit)
     return {"found": found.found, "played": found.played, "tiles": found.tiles, "value": found.value,
             "key": found.key, "stats": found.stats}

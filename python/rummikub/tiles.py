@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
-from ._errors import InvalidNotationError, InvalidTileError, RummikubError, TileCountError
+from ._errors import InvalidNotationError, InvalidTileError, RummikubError, TileCountError, shorten
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that `import rummikub` does not load it
     import numpy as np
@@ -51,7 +51,7 @@ class Colour(enum.IntEnum):
         """The colour of a letter (case-insensitive)."""
         index = "KBOR".find(letter.upper()) if len(letter) == 1 else -1
         if index < 0:
-            raise InvalidNotationError(f"unknown colour {letter!r} (expected K, B, O or R)")
+            raise InvalidNotationError(f"unknown colour {shorten(letter)} (expected K, B, O or R)")
         return cls(index)
 
 
@@ -85,9 +85,9 @@ class Tile:
 
     def __new__(cls, colour: Colour | int, number: int) -> Tile:
         if not _is_int(colour) or not 0 <= colour < len(Colour):
-            raise InvalidTileError(f"colour must be a Colour (0..3), got {colour!r}")
+            raise InvalidTileError(f"colour must be a Colour (0..3), got {shorten(colour)}")
         if not _is_int(number) or not 1 <= number <= _MAX_NUMBERS:
-            raise InvalidTileError(f"tile number must be an int in 1..{_MAX_NUMBERS}, got {number!r}")
+            raise InvalidTileError(f"tile number must be an int in 1..{_MAX_NUMBERS}, got {shorten(number)}")
         return cls.from_code(int(colour) * _MAX_NUMBERS + int(number) - 1)
 
     @classmethod
@@ -96,7 +96,7 @@ class Tile:
         tile = cls._interned.get(code) if type(code) is int else None
         if tile is None:
             if not _is_int(code) or not 0 <= code <= _JOKER_CODE:
-                raise InvalidTileError(f"tile code must be an int in 0..{_JOKER_CODE}, got {code!r}")
+                raise InvalidTileError(f"tile code must be an int in 0..{_JOKER_CODE}, got {shorten(code)}")
             code = int(code)
             tile = cls._interned.get(code)
             if tile is not None:
@@ -121,13 +121,13 @@ class Tile:
         rummikub._errors.InvalidTileError: 'R14': number 14 is outside 1..13
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"a tile must be given as a string, got {type(text).__name__} {text!r}")
+            raise InvalidNotationError(f"a tile must be given as a string, got {type(text).__name__} {shorten(text)}")
         rules = _rules_arg(rules)
         token = text.strip()
         if not token:
-            raise InvalidNotationError(f"{text!r} holds no tile (expected one tile like R10, or J for a joker)")
+            raise InvalidNotationError(f"{shorten(text)} holds no tile (expected one tile like R10, or J for a joker)")
         if len(token.split()) > 1:
-            raise InvalidNotationError(f"{text!r} holds more than one tile (use TileSet.parse for several)")
+            raise InvalidNotationError(f"{shorten(text)} holds more than one tile (use TileSet.parse for several)")
         return _parse_tile(token, text, 0, rules)
 
     @property
@@ -199,12 +199,12 @@ _GROUP = re.compile(r"([A-Za-z]{2,})([0-9]+)")
 
 
 def _where(source: str, pos: int) -> str:
-    return f" at position {pos} of {source!r}" if len(source.split()) > 1 else ""
+    return f" at position {pos} of {shorten(source)}" if len(source.split()) > 1 else ""
 
 
 def _check_joker_value(joker_value: object) -> None:
     if not _is_int(joker_value) or not 0 <= joker_value <= _MAX_JOKER_VALUE:  # type: ignore[operator]
-        raise RummikubError(f"joker_value must be an int in 0..{_MAX_JOKER_VALUE}, got {joker_value!r}")
+        raise RummikubError(f"joker_value must be an int in 0..{_MAX_JOKER_VALUE}, got {shorten(joker_value)}")
 
 
 def _rules_arg(rules: object) -> RuleSet | None:
@@ -214,23 +214,37 @@ def _rules_arg(rules: object) -> RuleSet | None:
     from .rules import RuleSet
 
     if not isinstance(rules, RuleSet):
-        raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__} {rules!r}")
+        raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__} {shorten(rules)}")
     return rules
 
 
 def _number(digits: str, token: str, rules: RuleSet | None) -> int:
     """The number written as ``digits`` in ``token``; InvalidTileError unless it is in 1..rules.numbers."""
     top = rules.numbers if rules is not None else 13
+    if digits.startswith("0") and digits.lstrip("0"):  # "R013"; "R0" and "R00" are out of range below
+        raise InvalidNotationError(f"{shorten(token)}: a number has no leading zero (R13, not R013)")
     number = int(digits) if len(digits) <= 9 else -1  # never converts a huge digit string
     if not 1 <= number <= top:
-        raise InvalidTileError(f"{token!r}: number {digits} is outside 1..{top}")
+        raise InvalidTileError(f"{shorten(token)}: number {shorten(digits, quote=False)} is outside 1..{top}")
     return number
+
+
+_WIDEST: list[RuleSet] = []
+
+
+def _widest_rules() -> RuleSet:
+    """The rule set with every tile the engine knows (numbers 1..16, four colours): membership reads any tile."""
+    if not _WIDEST:
+        from .rules import RuleSet
+
+        _WIDEST.append(RuleSet(name="widest", numbers=_MAX_NUMBERS))
+    return _WIDEST[0]
 
 
 def _check_colour(colour: Colour, token: str, rules: RuleSet | None) -> None:
     colours = rules.colours if rules is not None else 4
     if colour >= colours:
-        raise InvalidTileError(f"{token!r}: colour {colour.letter} is not in a {colours}-colour set")
+        raise InvalidTileError(f"{shorten(token)}: colour {colour.letter} is not in a {colours}-colour set")
 
 
 def _parse_tile(token: str, source: str, pos: int, rules: RuleSet | None) -> Tile:
@@ -238,12 +252,12 @@ def _parse_tile(token: str, source: str, pos: int, rules: RuleSet | None) -> Til
         return JOKER
     m = _TILE.fullmatch(token)
     if m is None:
-        raise InvalidNotationError(f"{token!r}{_where(source, pos)} is not a tile (expected a colour letter "
+        raise InvalidNotationError(f"{shorten(token)}{_where(source, pos)} is not a tile (expected a colour letter "
                                    "K, B, O or R and a number, like R10, or J for a joker)")
     try:
         colour = Colour.from_letter(m.group(1))
     except InvalidNotationError:
-        raise InvalidNotationError(f"{token!r}{_where(source, pos)}: unknown colour {m.group(1)!r} "
+        raise InvalidNotationError(f"{shorten(token)}{_where(source, pos)}: unknown colour {shorten(m.group(1))} "
                                    "(expected K, B, O or R, or J for a joker)") from None
     _check_colour(colour, token, rules)
     return Tile(colour, _number(m.group(2), token, rules))
@@ -254,13 +268,13 @@ def parse_tokens(text: str, rules: RuleSet | None = None) -> Iterator[tuple[list
     position. Accepts single tiles (``R10``, ``J``), runs (``R1-5``) and groups (``KBO7``; ``J`` letters are
     jokers: ``KJJ7`` is K7 and two jokers). Commas may separate tokens too."""
     if not isinstance(text, str):
-        raise InvalidNotationError(f"expected a string of tiles, got {type(text).__name__} {text!r}")
+        raise InvalidNotationError(f"expected a string of tiles, got {type(text).__name__} {shorten(text)}")
     rules = _rules_arg(rules)
     if "," in text:
         pos = 0
         for piece in text.split(","):
             if not piece.strip():
-                raise InvalidNotationError(f"empty item at position {pos} of {text!r} (a stray comma)")
+                raise InvalidNotationError(f"empty item at position {pos} of {shorten(text)} (a stray comma)")
             pos += len(piece) + 1
     for m in _TOKEN.finditer(text.replace(",", " ")):
         token, pos = m.group(), m.start()
@@ -271,15 +285,15 @@ def parse_tokens(text: str, rules: RuleSet | None = None) -> Iterator[tuple[list
             _check_colour(colour, token, rules)
             lo, hi = _number(run.group(2), token, rules), _number(run.group(3), token, rules)
             if hi < lo:
-                raise InvalidNotationError(f"{token!r}{_where(text, pos)}: a run goes upwards (13 never wraps to 1)")
+                raise InvalidNotationError(f"{shorten(token)}{_where(text, pos)}: a run goes upwards (13 never wraps to 1)")
             yield [Tile(colour, n) for n in range(lo, hi + 1)], token, pos
         elif group is not None:
             letters = group.group(1)
             colours = [_colour_in(letter, token, text, pos) for letter in letters if letter.upper() != "J"]
             if not colours:
-                raise InvalidNotationError(f"{token!r}{_where(text, pos)}: a group needs a colour letter")
+                raise InvalidNotationError(f"{shorten(token)}{_where(text, pos)}: a group needs a colour letter")
             if len(set(colours)) != len(colours):
-                raise InvalidNotationError(f"{token!r}{_where(text, pos)}: a group names each colour once")
+                raise InvalidNotationError(f"{shorten(token)}{_where(text, pos)}: a group names each colour once")
             for colour in colours:
                 _check_colour(colour, token, rules)
             number = _number(group.group(2), token, rules)
@@ -297,7 +311,7 @@ def _colour_in(letter: str, token: str, source: str, pos: int) -> Colour:
     try:
         return Colour.from_letter(letter)
     except InvalidNotationError:
-        raise InvalidNotationError(f"{token!r}{_where(source, pos)}: unknown colour {letter!r} "
+        raise InvalidNotationError(f"{shorten(token)}{_where(source, pos)}: unknown colour {shorten(letter)} "
                                    "(expected K, B, O or R)") from None
 
 
@@ -322,7 +336,7 @@ class TileSet:
 
     def __init__(self, tiles: Iterable[TileLike] = ()) -> None:
         if isinstance(tiles, str):
-            raise InvalidNotationError(f"use TileSet.parse({tiles!r}) to read notation")
+            raise InvalidNotationError(f"use TileSet.parse({shorten(tiles)}) to read notation")
         codes = [t._code if type(t) is Tile else _as_tile(t).code
                  for t in _iterable(tiles, "a TileSet is made from an iterable of tiles")]
         try:
@@ -431,8 +445,11 @@ class TileSet:
         return self._s.size() > 0
 
     def __contains__(self, tile: object) -> bool:
-        if isinstance(tile, str):
-            tile = Tile.parse(tile)
+        if isinstance(tile, str):  # like ``5 in ts``: text that is not a tile is simply not in the set
+            try:
+                tile = Tile.parse(tile, _widest_rules())
+            except RummikubError:
+                return False
         if not isinstance(tile, Tile):
             return False
         return self._s.count(tile.code) > 0
@@ -443,7 +460,7 @@ class TileSet:
         try:
             return TileSet._wrap(self._s.sum(other._s))
         except TileCountError:
-            raise TileCountError(f"{self!r} | {other!r}: " + _too_many(self._s.codes() + other._s.codes())) from None
+            raise TileCountError(f"{shorten(self)} | {shorten(other)}: " + _too_many(self._s.codes() + other._s.codes())) from None
 
     __add__ = __or__
 
@@ -550,7 +567,7 @@ def _iterable(obj: Any, what: str, error: type[RummikubError] = InvalidTileError
     try:
         iter(obj)
     except TypeError:
-        raise error(f"{what}, got {type(obj).__name__} {obj!r}") from None
+        raise error(f"{what}, got {type(obj).__name__} {shorten(obj)}") from None
     return obj  # type: ignore[no-any-return]
 
 
@@ -559,4 +576,4 @@ def _as_tile(t: object, rules: RuleSet | None = None) -> Tile:
         return t
     if isinstance(t, str):
         return Tile.parse(t, rules)
-    raise InvalidTileError(f"expected a Tile or a tile string like 'R10', got {type(t).__name__} {t!r}")
+    raise InvalidTileError(f"expected a Tile or a tile string like 'R10', got {type(t).__name__} {shorten(t)}")

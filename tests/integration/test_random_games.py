@@ -5,7 +5,12 @@ After every game: the scores sum to zero and replaying the record gives the iden
 Every legal move comes from the search's ``plays`` and is committed through ``check_turn`` (so the two
 independent implementations of the rules are cross-checked on every turn).
 
-The number of games is ``RUMMIKUB_RANDOM_GAMES`` (default: a quick sample); the ``slow`` test plays 10,000.
+The number of games is ``RUMMIKUB_RANDOM_GAMES`` (default: a quick sample). The ``slow`` test plays
+``RUMMIKUB_RANDOM_TURNS_SLOW`` turns in all (default 1,000,000, every preset in turn, the invariants checked
+after each) in 20 chunks, selectable one at a time (``-m slow -k "test_random_turns_slow[3]"``). It runs at
+about 450 turns per second of CPU time, so a chunk takes about two minutes of one core and the whole run about
+40 minutes (longer on a shared machine). ``python -m tests.integration.test_random_games --turns N`` plays a
+sample.
 Golden transcripts (a few seeded games per preset) live in tests/data/golden/ and are replayed here;
 regenerate them with ``PYTHONPATH=python python -m tests.integration.test_random_games --golden``.
 """
@@ -291,29 +296,38 @@ def quick_count() -> int:
     return int(os.environ.get("RUMMIKUB_RANDOM_GAMES", "40"))
 
 
-def _cases(count: int, offset: int = 0) -> list[tuple[str, int, int]]:
-    """(preset, players, seed): the presets in turn, 2..4 players (2..6 with large)."""
-    cases = []
-    for i in range(offset, offset + count):
-        preset = PRESETS[i % len(PRESETS)]
-        top = 6 if preset == "large" else 4
-        cases.append((preset, 2 + (i // len(PRESETS)) % (top - 1), i))
-    return cases
+def _case(i: int) -> tuple[str, int, int]:
+    """(preset, players, seed) of game ``i``: the presets in turn, 2..4 players (2..6 with large)."""
+    preset = PRESETS[i % len(PRESETS)]
+    top = 6 if preset == "large" else 4
+    return preset, 2 + (i // len(PRESETS)) % (top - 1), i
 
 
-def run_games(count: int, offset: int = 0) -> dict[str, Any]:
-    """Plays ``count`` random games; returns counts by preset and termination, and the time taken."""
+def _games(count: int | None, offset: int) -> Iterator[tuple[str, int, int]]:
+    i = offset
+    while count is None or i < offset + count:
+        yield _case(i)
+        i += 1
+
+
+def run_games(count: int | None, offset: int = 0, *, turns: int | None = None) -> dict[str, Any]:
+    """Plays ``count`` random games, or with ``turns``, games until that many turns have been played; returns
+    counts by preset and termination, and the time taken."""
     start = time.perf_counter()
     ended: Counter[str] = Counter()
     presets: Counter[str] = Counter()
-    turns = 0
-    for preset, players, seed in _cases(count, offset):
+    played = 0
+    games = 0
+    for preset, players, seed in _games(count, offset):
+        if turns is not None and played >= turns:
+            break
         game = play_random_game(preset, players, seed)
         assert game.outcome is not None
         ended[game.outcome.termination.value] += 1
         presets[f"{preset}/{players}"] += 1
-        turns += game.turn
-    return {"games": count, "turns": turns, "seconds": round(time.perf_counter() - start, 1),
+        played += game.turn
+        games += 1
+    return {"games": games, "turns": played, "seconds": round(time.perf_counter() - start, 1),
             "terminations": dict(ended), "by_preset": dict(sorted(presets.items())), "search": dict(STATS)}
 
 
@@ -323,10 +337,20 @@ def test_random_games_quick() -> None:
     print(json.dumps(summary))
 
 
+SLOW_CHUNKS = 20
+
+
 @pytest.mark.slow
-def test_random_games_10000() -> None:
-    summary = run_games(int(os.environ.get("RUMMIKUB_RANDOM_GAMES_SLOW", "10000")), offset=100_000)
-    assert set(summary["terminations"]) == {"rummikub", "pool_exhausted"}
+@pytest.mark.parametrize("chunk", range(SLOW_CHUNKS))
+def test_random_turns_slow(chunk: int) -> None:
+    """One twentieth of ``RUMMIKUB_RANDOM_TURNS_SLOW`` random turns (1,000,000 by default) over every preset."""
+    total = int(os.environ.get("RUMMIKUB_RANDOM_TURNS_SLOW", "1000000"))
+    target = -(-total // SLOW_CHUNKS)
+    summary = run_games(None, offset=100_000 + chunk * 100_000, turns=target)
+    assert summary["turns"] >= target
+    assert {p.split("/")[0] for p in summary["by_preset"]} == set(PRESETS) or summary["games"] < len(PRESETS)
+    if summary["games"] >= 500:  # dawdling games run the pool out: both endings are exercised
+        assert set(summary["terminations"]) == {"rummikub", "pool_exhausted"}, summary["terminations"]
     print(json.dumps(summary))
 
 
@@ -380,5 +404,7 @@ def test_golden_transcripts(preset: str, players: int, seed: int, rate: float | 
 if __name__ == "__main__":
     if "--golden" in sys.argv:
         write_golden()
+    elif "--turns" in sys.argv:  # a sample of the slow mode: python -m tests.integration.test_random_games --turns N
+        print(json.dumps(run_games(None, offset=100_000, turns=int(sys.argv[sys.argv.index("--turns") + 1]))))
     else:
         print(json.dumps(run_games(int(sys.argv[1]) if len(sys.argv) > 1 else quick_count())))

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import abc
 import importlib
+import inspect
 import random
 from collections.abc import Callable
 from typing import Protocol, Union, runtime_checkable
 
-from .._errors import RummikubError
+from .._errors import RummikubError, shorten
 from ..action import Action
 from ..game import PlayerView
 from ..tiles import TileSet
@@ -108,9 +109,9 @@ def register_bot(name: str, factory: BotFactory) -> None:
     >>> del BOTS["my-medium"]
     """
     if not isinstance(name, str) or not name or any(c in name for c in ", :"):
-        raise RummikubError(f"a bot name is a non-empty string without ',', ':' or spaces, got {name!r}")
+        raise RummikubError(f"a bot name is a non-empty string without ',', ':' or spaces, got {shorten(name)}")
     if not callable(factory):
-        raise RummikubError(f"bot {name!r}: the factory must be callable, got {factory!r}")
+        raise RummikubError(f"bot {shorten(name)}: the factory must be callable, got {shorten(factory)}")
     BOTS[name] = factory
 
 
@@ -134,20 +135,28 @@ def get_bot(name: str, seed: int | None = None) -> BotLike:
     rummikub._errors.RummikubError: unknown bot 'expert'; choose one of easy, medium, hard, or give 'module:Name'
     """
     if not isinstance(name, str):
-        raise RummikubError(f"a bot name must be a string, got {name!r}")
+        raise RummikubError(f"a bot name must be a string, got {shorten(name)}")
     if name in BOTS:
         return BOTS[name](seed)
     if ":" in name:
         module_name, _, attr = name.partition(":")
         try:
             factory = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise RummikubError(f"bot {name!r} cannot be loaded: {exc}") from None
+        except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
+            raise RummikubError(f"bot {shorten(name)} cannot be loaded: {shorten(str(exc), quote=False)}") from None
+        if not callable(factory):
+            raise RummikubError(f"bot {shorten(name)} is not a class or factory: {shorten(factory)}")
+        try:
+            inspect.signature(factory).bind(seed)
+        except TypeError:
+            raise RummikubError(f"bot {shorten(name)} must take the seed: it is called as {attr}(seed)") from None
+        except ValueError:  # no signature to read (a builtin): the call itself says
+            pass
         bot = factory(seed)
         if not isinstance(bot, BotLike):
-            raise RummikubError(f"bot {name!r} has no choose(view) method")
+            raise RummikubError(f"bot {shorten(name)} has no choose(view) method")
         return bot
-    raise RummikubError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}, or give 'module:Name'")
+    raise RummikubError(f"unknown bot {shorten(name)}; choose one of {', '.join(BOTS)}, or give 'module:Name'")
 
 
 def _register_builtins() -> None:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._errors import IllegalMoveError, RummikubError
+from .._errors import IllegalMoveError, RummikubError, shorten
 from ..legality import Reason
 
 __all__ = ["Clock", "TurnTimeoutError", "default_clock", "check_time", "describe"]
@@ -54,7 +54,7 @@ def check_time(value: object, what: str = "now") -> float:
     rummikub._errors.RummikubError: now must be a finite number of seconds, got 'soon'
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RummikubError(f"{what} must be a finite number of seconds, got {value!r}"[:200])
+        raise RummikubError(f"{what} must be a finite number of seconds, got {shorten(value)}")
     return float(value)
 
 

@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
-from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError, RummikubError
+from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError, RummikubError, shorten
 from ..action import Action, Layout, _read_table, _tiles_in_order
 from ..legality import Reason, check_turn, illegal
 from ..meld import Meld, Table
@@ -297,11 +297,11 @@ class Draft:
         if not isinstance(data, Mapping):
             raise InvalidNotationError(f"a draft is a JSON object, got {type(data).__name__}")
         if data.get("version") != DRAFT_VERSION:
-            raise InvalidNotationError(f"draft version {data.get('version')!r} is not {DRAFT_VERSION}")
+            raise InvalidNotationError(f"draft version {shorten(data.get('version'))} is not {DRAFT_VERSION}")
         turn, player, sets = data.get("turn"), data.get("player"), data.get("sets")
         for name, value in (("turn", turn), ("player", player)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidNotationError(f"draft {name} must be an int, got {value!r}"[:200])
+            if type(value) is not int:
+                raise InvalidNotationError(f"draft {name} must be an int, got {shorten(value)}")
         if not isinstance(sets, list):
             raise InvalidNotationError("draft sets must be a list of {\"id\", \"tiles\"} objects")
         owner: Game | None = None
@@ -334,11 +334,11 @@ class Draft:
             if not isinstance(item, Mapping) or not isinstance(item.get("id"), str) or \
                     not isinstance(item.get("tiles"), str) or set(item) - {"id", "tiles"}:
                 raise InvalidNotationError(f"draft set {k} must be {{\"id\": \"s1\", \"tiles\": \"R1 R2 R3\"}}, "
-                                           f"got {item!r}"[:200])
+                                           f"got {shorten(item)}")
             set_id = item["id"]
             match = _ID.match(set_id)
             if match is None or set_id in seen:
-                raise InvalidNotationError(f"draft set {k}: id {set_id!r} must be unique and look like 's7'"[:200])
+                raise InvalidNotationError(f"draft set {k}: id {shorten(set_id)} must be unique and look like 's7'")
             seen.add(set_id)
             top = max(top, int(match.group(1)))
             try:
@@ -390,7 +390,7 @@ class Draft:
             if s[0] == set_id:
                 return k
         ids = ", ".join(s[0] for s in sets) or "none"
-        raise _edit_error(f"{what} {set_id!r} is not a set of the draft (sets: {ids})"[:300])
+        raise _edit_error(f"{what} {shorten(set_id)} is not a set of the draft (sets: {shorten(ids)})")
 
     def _insert_at(self, sets: list[list[Any]], before: str | None) -> int:
         return len(sets) if before is None else self._index(sets, before, "before")
@@ -400,7 +400,7 @@ class Draft:
         if position is None:
             return len(target)
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= len(target):
-            raise _edit_error(f"position {position!r} is outside 0..{len(target)}")
+            raise _edit_error(f"position {shorten(position)} is outside 0..{len(target)}")
         return position
 
     def place(self, tile: TileLike, set_id: str | None = None, position: int | None = None, *,
@@ -463,7 +463,7 @@ class Draft:
         i = self._index(sets, set_id, "set")
         tiles = sets[i][1]
         if isinstance(at, bool) or not isinstance(at, int) or not 0 < at < len(tiles):
-            raise _edit_error(f"cannot split a set of {len(tiles)} tiles at {at!r}")
+            raise _edit_error(f"cannot split a set of {len(tiles)} tiles at {shorten(at)}")
         new = self._fresh()
         sets[i:i + 1] = [[set_id, tiles[:at]], [new, tiles[at:]]]
         self._push(sets)

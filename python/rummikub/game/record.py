@@ -27,7 +27,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._errors import IllegalMoveError, InvalidRecordError, RummikubError
+from .._errors import IllegalMoveError, InvalidRecordError, RummikubError, shorten
 from ..action import _read_table
 from ..legality import Reason
 from ..rules import RuleSet
@@ -79,11 +79,31 @@ def public_record(game: Game) -> dict[str, Any]:
 
 
 def load_record_json(text: str) -> Any:
-    """Parses a record's JSON text; :class:`InvalidRecordError` (reason ``format``) when it is not JSON."""
+    """Parses a record's JSON text; :class:`InvalidRecordError` (reason ``format``) when it is not JSON text,
+    or nests so deep (thousands of brackets) that it cannot be read.
+
+    >>> load_record_json("[" * 100000 + "]" * 100000)
+    Traceback (most recent call last):
+    ...
+    rummikub._errors.InvalidRecordError: not a record: JSON nested too deep to read ('[[[[[[[[[[[[[[[[...
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidRecordError(f"a record is JSON text, got {type(text).__name__} {shorten(text)}", "format")
     try:
         return json.loads(text)
+    except RecursionError:
+        raise InvalidRecordError(f"not a record: JSON nested too deep to read ({shorten(text, 40)})",
+                                 "format") from None
     except (TypeError, ValueError) as exc:
-        raise InvalidRecordError(f"not JSON: {exc}"[:300], "format") from None
+        raise InvalidRecordError(f"not JSON: {shorten(str(exc), quote=False)}", "format") from None
+
+
+def _index(value: object, field: str, count: int) -> int:
+    """``value`` as an index in ``0..count-1`` (a JSON integer: not a bool, not a float), else
+    :class:`InvalidRecordError` naming ``field``."""
+    if type(value) is not int or not 0 <= value < count:
+        raise InvalidRecordError(f"{field} must be a player index in 0..{count - 1}, got {shorten(value)}", "format")
+    return value
 
 
 def replay(record: Mapping[str, Any], clock: Clock | None) -> Game:
@@ -111,7 +131,7 @@ def iter_replay(record: Mapping[str, Any], clock: Clock | None = None) -> Iterat
     if fmt == PUBLIC_RECORD_FORMAT:
         raise InvalidRecordError("a public record holds no racks or pool, so it cannot be resumed "
                                  "(it can be printed: rummikub replay)", "format")
-    need(fmt in RECORD_FORMATS, f"unknown record format {fmt!r} (expected one of {', '.join(RECORD_FORMATS)})")
+    need(fmt in RECORD_FORMATS, f"unknown record format {shorten(fmt)} (expected one of {', '.join(RECORD_FORMATS)})")
     try:
         rules = RuleSet.from_dict(record.get("rules"))
     except RummikubError as exc:
@@ -120,20 +140,31 @@ def iter_replay(record: Mapping[str, Any], clock: Clock | None = None) -> Iterat
     first = record.get("first_player")
     deal = record.get("deal")
     events = record.get("events")
-    need(isinstance(players, int) and not isinstance(players, bool), f"players must be an int, got {players!r}")
-    need(isinstance(first, Mapping) and isinstance(first.get("player"), int), "first_player.player is missing")
+    need(type(players) is int and rules.min_players <= players <= rules.max_players,
+         f"players must be an int in {rules.min_players}..{rules.max_players} (the rules'), got {shorten(players)}")
+    assert isinstance(players, int)
+    need(isinstance(first, Mapping), f"first_player must be an object, got {shorten(first)}")
+    assert isinstance(first, Mapping)
+    first_player = _index(first.get("player"), "first_player.player", players)
+    need(first.get("method", "draw") in ("draw", "given"),
+         f"first_player.method must be 'draw' or 'given', got {shorten(first.get('method'))}")
     need(isinstance(deal, Mapping) and isinstance(deal.get("racks"), list) and isinstance(deal.get("pool"), str),
          "deal.racks (a list) and deal.pool (a string) are missing")
-    need(isinstance(events, list), "events must be a list")
-    assert isinstance(first, Mapping) and isinstance(deal, Mapping) and isinstance(events, list)
+    need(isinstance(events, list), f"events must be a list, got {shorten(events)}")
+    assert isinstance(deal, Mapping) and isinstance(events, list)
     racks = deal["racks"]
     need(len(racks) == players, f"deal.racks holds {len(racks)} racks for {players} players")
-    need(all(isinstance(r, str) for r in racks), "deal.racks must hold strings")
-    game = Game.from_deal(racks, deal["pool"], first_player=first["player"], rules=rules, clock=clock)
+    need(all(isinstance(r, str) for r in racks), f"deal.racks must hold strings, got {shorten(racks)}")
+    try:
+        game = Game.from_deal(racks, deal["pool"], first_player=first_player, rules=rules, clock=clock)
+    except InvalidRecordError:
+        raise
+    except RummikubError as exc:
+        raise InvalidRecordError(f"deal: {exc}", "deal") from None
     if seed is not None:
-        need(isinstance(seed, int) and not isinstance(seed, bool), f"seed must be an int, got {seed!r}")
-        fixed = first["player"] if first.get("method") == "given" else None
-        assert isinstance(players, int)
+        need(type(seed) is int, f"seed must be an int, got {shorten(seed)}")
+        assert isinstance(seed, int)
+        fixed = first_player if first.get("method") == "given" else None
         fresh = Game.new(players, rules=rules, seed=seed, first_player=fixed, clock=clock)
         need(fresh._header["deal"] == game._header["deal"] and fresh.first_player == game.first_player,
              f"the deal or the first player does not match seed {seed}", "deal_mismatch")
@@ -144,6 +175,13 @@ def iter_replay(record: Mapping[str, Any], clock: Clock | None = None) -> Iterat
         yield game
 
 
+def _json(value: object) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
 def _finish_replay(game: Game, record: Mapping[str, Any]) -> None:
     def need(ok: object, message: str, reason: str = "format") -> None:
         if not ok:
@@ -151,8 +189,9 @@ def _finish_replay(game: Game, record: Mapping[str, Any]) -> None:
 
     outcome = record.get("outcome")
     if outcome is not None:
-        need(game.outcome is not None and game.outcome.to_dict() == outcome,
-             f"the recorded outcome {outcome} differs from the replay's "
+        # compared as JSON text: ``true`` is not the player index 1, nor 1.0 the integer 1
+        need(game.outcome is not None and _json(game.outcome.to_dict()) == _json(outcome),
+             f"the recorded outcome {shorten(outcome)} differs from the replay's "
              f"{game.outcome.to_dict() if game.outcome else 'unfinished game'}", "outcome_mismatch")
     if "deadline" in record:
         deadline = record["deadline"]
@@ -160,7 +199,7 @@ def _finish_replay(game: Game, record: Mapping[str, Any]) -> None:
             need(game.deadline is None, "the record has no deadline, but the game's turn is timed", "deadline")
         else:
             need(not isinstance(deadline, bool) and isinstance(deadline, (int, float)) and math.isfinite(deadline),
-                 f"deadline must be a number or null, got {deadline!r}")
+                 f"deadline must be a number or null, got {shorten(deadline)}")
             need(game.deadline is not None, "a deadline in a game without a running turn clock", "deadline")
             game._deadline = float(deadline)
 
@@ -169,17 +208,20 @@ def _replay_event(game: Game, event: Any, i: int) -> None:
     where = f"event {i}"
 
     def fail(message: str, reason: str) -> InvalidRecordError:
-        return InvalidRecordError(f"{where} ({json.dumps(event)[:200]}): {message}", reason)
+        return InvalidRecordError(f"{where} ({shorten(event)}): {message}", reason)
 
     if not isinstance(event, Mapping) or event.get("type") not in ("play", "draw", "pass"):
         raise fail("an event is an object whose type is play, draw or pass", "format")
     if game.is_over:
         raise fail("the game is already over", "after_end")
-    if event.get("player") != game.current_player:
+    player = event.get("player")
+    if type(player) is not int:  # a bool is not a player index: ``true`` is not player 1
+        raise fail(f"player must be a player index, got {shorten(player)}", "format")
+    if player != game.current_player:
         raise fail(f"it is player {game.current_player}'s turn", "out_of_turn")
     cause = event.get("cause", "move")
-    if cause not in ("move", "timeout", "failed_move"):
-        raise fail(f"unknown cause {cause!r}", "format")
+    if not isinstance(cause, str) or cause not in ("move", "timeout", "failed_move"):
+        raise fail(f"unknown cause {shorten(cause)}", "format")
     if cause != "move" and game.rules.turn_seconds is None:
         raise fail("a timeout in a game without a turn clock", "no_clock")
     try:
@@ -194,7 +236,7 @@ def _replay_event(game: Game, event: Any, i: int) -> None:
                 raise fail(f"the table does not read: {exc}", "invalid_set") from None
             played = game._play(table, layout, cause, None)
             if "played" in event and event["played"] != str(played):
-                raise fail(f"the play puts {played} on the table, not {event['played']}", "played_mismatch")
+                raise fail(f"the play puts {played} on the table, not {shorten(event['played'])}", "played_mismatch")
         elif event["type"] == "draw":
             tiles = event.get("tiles")
             if not isinstance(tiles, list):
@@ -204,7 +246,7 @@ def _replay_event(game: Game, event: Any, i: int) -> None:
             count = {"move": 1, "timeout": game.rules.timeout_draw, "failed_move": game.rules.failed_move_draw}[cause]
             expected = [str(t) for t in reversed(game._pool[-min(count, game.pool_size):])] if count else []
             if tiles != expected:
-                raise fail(f"the pool gives {expected}, not {tiles}", "draw_mismatch")
+                raise fail(f"the pool gives {expected}, not {shorten(tiles)}", "draw_mismatch")
             game._draw(count, cause, None)
         else:
             if game.pool_size:
@@ -212,4 +254,8 @@ def _replay_event(game: Game, event: Any, i: int) -> None:
             game._pass(cause, None)
     except IllegalMoveError as exc:
         raise fail(f"illegal play: {exc}", exc.reason) from None
+    except InvalidRecordError:
+        raise
+    except RummikubError as exc:
+        raise fail(str(exc), "invalid_event") from None
 

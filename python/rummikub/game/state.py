@@ -31,7 +31,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError
+from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
 from ..legality import Reason, check_turn, illegal
 from ..meld import Table
@@ -63,11 +63,11 @@ class Game:
             raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__}")
         n = len(racks)
         if not rules.min_players <= n <= rules.max_players:
-            raise RummikubError(f"{n} players: the rules {rules.name!r} allow {rules.min_players}..{rules.max_players}")
+            raise RummikubError(f"{n} players: the rules {shorten(rules.name)} allow {rules.min_players}..{rules.max_players}")
         if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < n:
-            raise RummikubError(f"first_player must be a player index in 0..{n - 1}, got {first_player!r}")
+            raise RummikubError(f"first_player must be a player index in 0..{n - 1}, got {shorten(first_player)}")
         if clock is not None and not callable(clock):
-            raise RummikubError(f"clock must be a callable returning seconds, got {clock!r}")
+            raise RummikubError(f"clock must be a callable returning seconds, got {shorten(clock)}")
         self.rules = rules
         self.players = n
         self.seed = seed
@@ -115,14 +115,14 @@ class Game:
         if overrides:
             base = base.replace(**overrides)
         if isinstance(players, bool) or not isinstance(players, int):
-            raise RummikubError(f"players must be an int, got {players!r}")
+            raise RummikubError(f"players must be an int, got {shorten(players)}")
         if not base.min_players <= players <= base.max_players:
-            raise RummikubError(f"{players} players: the rules {base.name!r} allow "
+            raise RummikubError(f"{players} players: the rules {shorten(base.name)} allow "
                                 f"{base.min_players}..{base.max_players}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RummikubError(f"seed must be an int, got {seed!r}")
+            raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         rng = random.Random(seed)
         full = list(TileSet.full(base))
         draws: list[list[tuple[int, Tile]]] = []
@@ -161,7 +161,7 @@ class Game:
             try:
                 rack_sets.append(r if isinstance(r, TileSet) else TileSet.parse(r, rules))
             except RummikubError as exc:
-                raise InvalidRecordError(f"rack {i + 1} {r!r}: {exc}", "notation") from None
+                raise InvalidRecordError(f"rack {i + 1} {shorten(r)}: {exc}", "notation") from None
         try:
             pool_tiles = [Tile.parse(t, rules) if isinstance(t, str) else t
                           for t in (pool.split() if isinstance(pool, str) else pool)]
@@ -338,7 +338,7 @@ class Game:
 
     def _player(self, player: int) -> int:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
-            raise RummikubError(f"player must be an index in 0..{self.players - 1}, got {player!r}"[:200])
+            raise RummikubError(f"player must be an index in 0..{self.players - 1}, got {shorten(player)}")
         return player
 
     # ---- actions -------------------------------------------------------------------------------------------
@@ -370,7 +370,7 @@ class Game:
                 raise illegal(Reason.INVALID_SET, f"proposed table: {exc}") from None
         elif not isinstance(action, Action):
             raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
-                                       f"{action!r}"[:200])
+                                       f"{shorten(action)}")
         now = self._ready(player)
         kind = action.kind
         if kind is ActionKind.DRAW:

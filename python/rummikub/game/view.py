@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .._errors import InvalidNotationError, RummikubError
+from .._errors import InvalidNotationError, RummikubError, shorten
 from ..action import _read_table
 from ..meld import Table
 from ..rules import RuleSet
@@ -179,7 +179,7 @@ class PlayerView:
         if not isinstance(data, Mapping):
             raise InvalidNotationError(f"an observation is a JSON object, got {type(data).__name__}")
         if data.get("version") != OBSERVATION_VERSION:
-            raise InvalidNotationError(f"observation version {data.get('version')!r} is not "
+            raise InvalidNotationError(f"observation version {shorten(data.get('version'))} is not "
                                        f"{OBSERVATION_VERSION}")
 
         def field(name: str) -> Any:
@@ -187,9 +187,10 @@ class PlayerView:
                 raise InvalidNotationError(f"the observation has no {name!r}")
             return data[name]
 
-        def integer(name: str, value: Any, low: int = 0) -> int:
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise InvalidNotationError(f"observation {name} must be an int >= {low}, got {value!r}"[:200])
+        def integer(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
+            if type(value) is not int or value < low or (high is not None and value > high):
+                span = f">= {low}" if high is None else f"in {low}..{high}"
+                raise InvalidNotationError(f"observation {name} must be an int {span}, got {shorten(value)}")
             return value
 
         try:
@@ -199,12 +200,12 @@ class PlayerView:
         players = integer("players", field("players"), 1)
         player = field("player")
         if player is not None:
-            player = integer("player", player)
+            player = integer("player", player, 0, players - 1)
         rack_text = field("rack")
         if (rack_text is None) != (player is None):
             raise InvalidNotationError("an observation has a rack exactly when it has a player")
         if rack_text is not None and not isinstance(rack_text, str):
-            raise InvalidNotationError(f"observation rack must be a string, got {rack_text!r}"[:200])
+            raise InvalidNotationError(f"observation rack must be a string, got {shorten(rack_text)}")
         rack = None if rack_text is None else TileSet.parse(rack_text, rules)
         table_text = field("table")
         table, _layout = _read_table(table_text, rules)
@@ -220,17 +221,17 @@ class PlayerView:
         deadline = field("deadline")
         if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
                                      or not math.isfinite(deadline)):
-            raise InvalidNotationError(f"observation deadline must be a number or null, got {deadline!r}"[:200])
+            raise InvalidNotationError(f"observation deadline must be a number or null, got {shorten(deadline)}")
         outcome_data = field("outcome")
         try:
             outcome = None if outcome_data is None else Outcome.from_dict(outcome_data)
-        except (KeyError, TypeError, ValueError, AssertionError) as exc:
-            raise InvalidNotationError(f"observation outcome: {exc!r}"[:200]) from None
+        except (KeyError, TypeError, ValueError, AssertionError, RecursionError) as exc:
+            raise InvalidNotationError(f"observation outcome {shorten(outcome_data)}: {shorten(str(exc), quote=False)}") from None
         return cls(
             player=player, players=players, rules=rules, rack=rack, table=table, table_text=table_text,
             rack_sizes=tuple(integer("rack_sizes", s) for s in sizes),
             pool_size=integer("pool_size", field("pool_size")),
-            current_player=integer("current_player", field("current_player")),
+            current_player=integer("current_player", field("current_player"), 0, players - 1),
             opened=tuple(opened), turn=integer("turn", field("turn")),
             history=tuple(freeze_event(e) for e in history), outcome=outcome, deadline=deadline)
 
@@ -239,8 +240,11 @@ class PlayerView:
         """Reads :meth:`to_json`'s text."""
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise InvalidNotationError(f"an observation must be JSON: nested too deep to read "
+                                       f"({shorten(text, 40)})") from None
         except (TypeError, ValueError) as exc:
-            raise InvalidNotationError(f"an observation must be JSON: {exc}") from None
+            raise InvalidNotationError(f"an observation must be JSON: {shorten(str(exc), quote=False)}") from None
         return cls.from_dict(data)
 
     def __reduce__(self) -> tuple[Any, ...]:
