@@ -187,7 +187,8 @@ class HardBot(Bot):
         kept = rack - played
         score = tile_weight * len(played) + w.value * played.value(0)
         score += w.joker * kept.jokers
-        score += w.flex * sum(partners.get(t.code, 0.0) for t in kept if not t.is_joker)
+        # the kept tiles' codes in canonical order (jokers last), summed in that order as before
+        score += w.flex * sum([partners.get(c, 0.0) for c in kept._s.codes() if c != _JOKER])
         return score
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
