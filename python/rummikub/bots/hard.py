@@ -162,10 +162,11 @@ class HardBot(Bot):
     def _partners(rack: TileSet, unseen: npt.NDArray[np.int32], numbers: int) -> dict[int, float]:
         """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
         little (the chance to draw or pick them up)."""
-        counts = rack.to_counts().astype(np.int32)
+        counts: list[int] = rack.to_counts().tolist()  # Python ints: indexing numpy scalars cost the most here
+        seen_not: list[int] = unseen.tolist()
         out: dict[int, float] = {}
-        for code in np.nonzero(counts[:_JOKER])[0]:
-            c, n = divmod(int(code), _STRIDE)
+        for code in sorted(set(rack._s.codes()) - {_JOKER}):
+            c, n = divmod(code, _STRIDE)
             n += 1
             near = 0.0
             for d in (-2, -1, 1, 2):
@@ -173,12 +174,12 @@ class HardBot(Bot):
                 if 1 <= m <= numbers:
                     k = c * _STRIDE + m - 1
                     w = 1.0 if abs(d) == 1 else 0.5
-                    near += w * (min(int(counts[k]), 1) + 0.1 * int(unseen[k]))
+                    near += w * (min(counts[k], 1) + 0.1 * seen_not[k])
             for oc in range(4):
                 if oc != c:
                     k = oc * _STRIDE + n - 1
-                    near += min(int(counts[k]), 1) + 0.1 * int(unseen[k])
-            out[int(code)] = min(1.0, near / 3.0)
+                    near += min(counts[k], 1) + 0.1 * seen_not[k]
+            out[code] = min(1.0, near / 3.0)
         return out
 
     def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
