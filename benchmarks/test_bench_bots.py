@@ -3,9 +3,14 @@ the arena's own game loop with its frozen clock). Each round plays the same seed
 with like; ``extra_info`` records games per second and the mean number of turns.
 
     PYTHONPATH=python python -m pytest benchmarks/test_bench_bots.py                 # timings
+    PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200                # games/s
     PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200 --profile      # where the time goes
+    PYTHONPATH=python python benchmarks/test_bench_bots.py hard 20 --cprofile        # cProfile's top functions
 
-Target (issue 5): at least 100 games/s for four medium bots.
+``--profile`` times, without a profiler's overhead on every call, the parts of a game: the search (every call
+into the core's searches), the legality check of each committed turn, building views, drawing, the bots' own
+Python around their searches (the search's Python wrapper included), and the rest (the game loop, applying actions, records). Each part's time
+excludes the parts it calls. Prefix ``taskset -c 0`` to pin one core; times are CPU time of this process.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ import cProfile
 import pstats
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -47,17 +54,82 @@ def test_four_hard_bots(benchmark: Any) -> None:
     _bench(benchmark, "hard", games=5, rounds=2)
 
 
-if __name__ == "__main__":  # pragma: no cover - the profiling entry point
+PARTS = ("search", "legality check", "views", "drawing", "bots", "the rest")
+
+
+@contextmanager
+def timed_parts() -> Iterator[dict[str, float]]:
+    """While active, the CPU seconds spent in each of :data:`PARTS` (each part excluding the parts it calls),
+    measured by wrapping the functions that make up a turn; the wrappers are removed on exit."""
+    from rummikub import _core
+    from rummikub.bots.easy import EasyBot
+    from rummikub.bots.hard import HardBot
+    from rummikub.bots.medium import MediumBot
+    from rummikub.game import state
+
+    totals = dict.fromkeys(PARTS, 0.0)
+    stack: list[float] = []  # time spent in wrapped callees, per active wrapper
+    clock = time.process_time
+
+    def wrap(fn: Callable[..., Any], part: str) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            stack.append(0.0)
+            start = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                elapsed = clock() - start
+                inner = stack.pop()
+                totals[part] += elapsed - inner
+                if stack:
+                    stack[-1] += elapsed
+        return timed
+
+    patches: list[tuple[Any, str, str]] = [(_core, name, "search") for name in
+                                           ("solve", "all_plays", "arrange", "solve_batch", "check_position")]
+    patches += [(state, "check_turn", "legality check"), (state.Game, "_view", "views"),
+                (state.Game, "_draw", "drawing")]
+    patches += [(cls, "choose", "bots") for cls in (EasyBot, MediumBot, HardBot)]
+    saved = [(owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name))
+             for owner, name, _ in patches]
+    for owner, name, part in patches:
+        setattr(owner, name, wrap(getattr(owner, name), part))
+    start = clock()
+    try:
+        yield totals
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+        totals["the rest"] = clock() - start - sum(v for k, v in totals.items() if k != "the rest")
+
+
+def profile_report(bot: str, games: int) -> str:
+    """Plays ``games`` games and returns the table of where their time went (``--profile``)."""
+    with timed_parts() as parts:
+        play_games(bot, games)
+    total = sum(parts.values())
+    lines = [f"four {bot} bots, {games} classic 4-player games: {total:.2f} s CPU, {games / total:.1f} games/s",
+             f"{'part':16s} {'seconds':>8s} {'share':>6s}"]
+    for part in PARTS:
+        lines.append(f"{part:16s} {parts[part]:8.3f} {parts[part] / total:6.1%}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - the command-line entry point
     bot = sys.argv[1] if len(sys.argv) > 1 else "medium"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     if "--profile" in sys.argv:
+        print(profile_report(bot, n))
+        sys.exit(0)
+    if "--cprofile" in sys.argv:
         prof = cProfile.Profile()
-        start = time.perf_counter()
+        start = time.process_time()
         prof.runcall(play_games, bot, n)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
     else:
-        start = time.perf_counter()
+        play_games(bot, 2)  # warm up (imports, the search's scratch memory)
+        start = time.process_time()
         play_games(bot, n)
-        elapsed = time.perf_counter() - start
-    print(f"four {bot} bots: {n} games in {elapsed:.2f} s = {n / elapsed:.1f} games/s")
+        elapsed = time.process_time() - start
+    print(f"four {bot} bots: {n} games in {elapsed:.2f} s CPU = {n / elapsed:.1f} games/s")

@@ -341,9 +341,9 @@ def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIn
     """
     The best legal play onto a table given as meld codes; SearchLimitError past `limit` states in a run.
     """
-def solve_batch(tables: numpy.typing.NDArray[numpy.int64], racks: numpy.typing.NDArray[numpy.int64], rules: SearchRules, opened: numpy.typing.NDArray[numpy.bool], objective: Objective, limit: int | None = None) -> BatchResult:
+def solve_batch(tables: numpy.typing.NDArray[numpy.int64], racks: numpy.typing.NDArray[numpy.int64], rules: SearchRules, opened: numpy.typing.NDArray[numpy.bool], objective: Objective, limit: int | None = None, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> BatchResult:
     """
-    Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`; table jokers count as free.
+    Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`; table jokers count as free. `threads` workers share the batch (the answers do not depend on it).
     """
 JOKER: int = 64
 MAX_COLOURS: int = 4

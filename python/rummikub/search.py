@@ -285,8 +285,9 @@ def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
 
 def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet | None = None,
                 opened: bool | npt.ArrayLike = True, objective: Objective = "tiles",
-                limit: int | None = DEFAULT_SOLVE_LIMIT) -> dict[str, object]:
-    """Best plays of many positions at once, without the GIL.
+                limit: int | None = DEFAULT_SOLVE_LIMIT, threads: int = 1) -> dict[str, object]:
+    """Best plays of many positions at once, without the GIL; ``threads`` workers (1..256) share the batch
+    (the answers are the same whatever their number; ``os.cpu_count()`` uses every core).
 
     ``tables`` and ``racks`` are ``(n, 65)`` count arrays indexed by tile code (``TileSet.to_counts``).
     A table given as counts has no joker assignments, so its jokers count as free (as under the
@@ -327,6 +328,8 @@ def solve_batch(tables: npt.ArrayLike, racks: npt.ArrayLike, *, rules: RuleSet |
     except ValueError:
         raise RummikubError(f"opened must be a bool or one bool per position ({arrays[0].shape[0]}), got "
                             f"{flags.shape[0]} bools") from None
-    found = _core.solve_batch(arrays[0], arrays[1], _search_rules(r), o, _objective(objective), limit)
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise RummikubError(f"threads must be an int, got {shorten(threads)}")
+    found = _core.solve_batch(arrays[0], arrays[1], _search_rules(r), o, _objective(objective), limit, threads)
     return {"found": found.found, "played": found.played, "tiles": found.tiles, "value": found.value,
             "key": found.key, "stats": found.stats}

@@ -34,8 +34,9 @@ import numpy.typing as npt
 from ..action import Action
 from ..game import PlayerView
 from ..meld import Table
-from ..search import plays, solve, solve_batch
-from ..tiles import Tile, TileSet
+from .. import _core
+from ..search import plays, solve
+from ..tiles import Tile, TileSet, core_of
 from . import Bot, fallback, own_rack
 
 __all__ = ["HardBot", "HardWeights"]
@@ -161,10 +162,11 @@ class HardBot(Bot):
     def _partners(rack: TileSet, unseen: npt.NDArray[np.int32], numbers: int) -> dict[int, float]:
         """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
         little (the chance to draw or pick them up)."""
-        counts = rack.to_counts().astype(np.int32)
+        counts: list[int] = rack.to_counts().tolist()  # Python ints: indexing numpy scalars cost the most here
+        seen_not: list[int] = unseen.tolist()
         out: dict[int, float] = {}
-        for code in np.nonzero(counts[:_JOKER])[0]:
-            c, n = divmod(int(code), _STRIDE)
+        for code in sorted(set(rack._s.codes()) - {_JOKER}):
+            c, n = divmod(code, _STRIDE)
             n += 1
             near = 0.0
             for d in (-2, -1, 1, 2):
@@ -172,12 +174,12 @@ class HardBot(Bot):
                 if 1 <= m <= numbers:
                     k = c * _STRIDE + m - 1
                     w = 1.0 if abs(d) == 1 else 0.5
-                    near += w * (min(int(counts[k]), 1) + 0.1 * int(unseen[k]))
+                    near += w * (min(counts[k], 1) + 0.1 * seen_not[k])
             for oc in range(4):
                 if oc != c:
                     k = oc * _STRIDE + n - 1
-                    near += min(int(counts[k]), 1) + 0.1 * int(unseen[k])
-            out[int(code)] = min(1.0, near / 3.0)
+                    near += min(counts[k], 1) + 0.1 * seen_not[k]
+            out[code] = min(1.0, near / 3.0)
         return out
 
     def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
@@ -186,33 +188,46 @@ class HardBot(Bot):
         kept = rack - played
         score = tile_weight * len(played) + w.value * played.value(0)
         score += w.joker * kept.jokers
-        score += w.flex * sum(partners.get(t.code, 0.0) for t in kept if not t.is_joker)
+        # the kept tiles' codes in canonical order (jokers last), summed in that order as before
+        score += w.flex * sum([partners.get(c, 0.0) for c in kept._s.codes() if c != _JOKER])
         return score
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
                         threats: list[int], unseen: npt.NDArray[np.int32]
                         ) -> list[tuple[float, int, TileSet | None]]:
-        """Charges each candidate the sampled chance that a threatening opponent goes out on its table."""
+        """Charges each candidate the sampled chance that a threatening opponent goes out on its table
+        (``top`` comes best first by static score).
+
+        A charge only lowers a score, so a candidate is searched only while it can still beat the best charged
+        candidate so far (ties: the earlier candidate wins). One that cannot keeps an upper bound of its score:
+        its static score when it is not searched at all, or its charge so far when it stops part way."""
         pool = [Tile.from_code(int(code)) for code in np.repeat(np.arange(len(unseen)), unseen)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         racks = {q: [TileSet(self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
                  for q in threats}
-        # One batched search (no Python objects per position): every candidate table against every sample.
-        # Table counts carry no joker assignments, so table jokers count as free: a slight overestimate of
-        # what the opponent can do, which is the safe side for a threat.
-        tables, hidden, size = [], [], []
-        for _score, _i, p in top:
-            counts = (view.table.tiles() if p is None else view.table.tiles() | p).to_counts()
-            for q in threats:
-                for rack in racks[q]:
-                    tables.append(counts)
-                    hidden.append(rack.to_counts())
-                    size.append(len(rack))
-        found = solve_batch(np.array(tables), np.array(hidden), rules=view.rules, opened=True)
-        out_flags = np.asarray(found["found"], dtype=bool) & (np.asarray(found["tiles"]) == np.array(size))
-        per_cand = out_flags.reshape(len(top), -1).mean(axis=1)
-        return [(score - self.weights.threat * float(frac), i, p) for (score, i, p), frac in zip(top, per_cand)]
-
+        # An opponent goes out on a table when the table's tiles and its whole rack split into sets: one
+        # ``arrange`` of the tiles together (the table's jokers count as free: a slight overestimate of what
+        # the opponent can do, which is the safe side for a threat; exactly solve_batch's answer, faster).
+        hidden = [rack for q in threats for rack in racks[q]]
+        n = len(hidden)
+        base = view.table.tiles()
+        params = view.rules.params
+        threat = self.weights.threat
+        best: tuple[float, int, TileSet | None] | None = None
+        out = list(top)
+        for k, (score, i, p) in enumerate(top):
+            if best is not None and (score, -i) < (best[0], -best[1]):
+                break  # so is every later candidate (sorted by static score, then index)
+            table = base if p is None else base | p
+            outs = 0
+            for rack in hidden:  # sample by sample: a candidate charged below the best stops early
+                outs += _core.arrange(core_of(table | rack), params).table is not None
+                if best is not None and score - threat * (outs / n) < best[0]:
+                    break
+            out[k] = charged = (score - threat * (outs / n), i, p)
+            if best is None or (charged[0], -charged[1]) > (best[0], -best[1]):
+                best = charged
+        return out
 
 
 def _without_jokers(rack: TileSet) -> TileSet:

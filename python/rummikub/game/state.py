@@ -42,7 +42,7 @@ from ..tiles import Tile, TileSet
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
 from .legal import LegalActions
-from .view import Event, PlayerView, public_event, thaw_event
+from .view import Deferred, Event, PlayerView, public_event, thaw_event
 
 __all__ = ["Game"]
 
@@ -310,23 +310,28 @@ class Game:
 
     def _view(self, p: int | None) -> PlayerView:
         out = object.__new__(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
+        # The history and the table's notation are computed when first read (most bots read neither): the
+        # events list only grows and the table and layout are never changed, so they stay this turn's.
         out.__dict__.update(
             player=p, players=self.players, rules=self.rules, rack=None if p is None else self._racks[p],
-            table=self._table, table_text=self.table_text, rack_sizes=self.rack_sizes(),
-            pool_size=len(self._pool), current_player=self._current, opened=tuple(self._opened),
-            turn=self._turn, history=self._public_history(p), outcome=self._outcome, deadline=self._deadline)
+            table=self._table, table_text=Deferred(layout_text, self._table, self._layout),
+            rack_sizes=tuple([int(r._s.size()) for r in self._racks]), pool_size=len(self._pool),
+            current_player=self._current, opened=tuple(self._opened), turn=self._turn,
+            history=Deferred(_public_prefix, self._events, self._public_cache(p), p, len(self._events)),
+            outcome=self._outcome, deadline=self._deadline)
         return out
 
-    def _public_history(self, p: int | None) -> tuple[Event, ...]:
-        """The read-only public forms of the events for viewer ``p``, each made once."""
+    def _public_cache(self, p: int | None) -> list[Event]:
+        """The list of viewer ``p``'s public forms of this game's events (filled on demand by _public_prefix)."""
         events = self._events
         cached = self._public_events.get(p)
         if cached is None or cached[0] is not events or len(cached[1]) > len(events):
             cached = self._public_events[p] = (events, [])
-        public = cached[1]
-        if len(public) < len(events):
-            public.extend(public_event(e, p) for e in events[len(public):])
-        return tuple(public)
+        return cached[1]
+
+    def _public_history(self, p: int | None) -> tuple[Event, ...]:
+        """The read-only public forms of the events for viewer ``p``, each made once."""
+        return _public_prefix(self._events, self._public_cache(p), p, len(self._events))
 
     def history(self, player: int | None = None, *, public: bool = False) -> list[dict[str, Any]]:
         """Fresh JSON-ready copies of the events so far. For ``player`` (or a spectator with ``public=True``)
@@ -522,6 +527,19 @@ class Game:
         state = f"over: {self._outcome.termination.value}" if self._outcome else f"player {self._current} to move"
         return (f"<Game {self.rules.name} players={self.players} seed={self.seed} turn={self._turn} "
                 f"pool={len(self._pool)} {state}>")
+
+
+def _public_prefix(events: list[dict[str, Any]], public: list[Event], viewer: int | None,
+                   n: int) -> tuple[Event, ...]:
+    """The public forms of ``events[:n]`` for ``viewer``, extending the cache ``public`` (the same forms for the
+    same prefix whoever asks first; the events list only grows)."""
+    have = len(public)
+    if have >= n:
+        return tuple(public[:n])
+    new = [public_event(e, viewer) for e in events[have:n]]
+    if len(public) == have:  # nobody extended it meanwhile
+        public.extend(new)
+    return tuple(public[:have]) + tuple(new)
 
 
 def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:

@@ -45,7 +45,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .._errors import InvalidNotationError, RummikubError, shorten
 from ..action import _read_table
@@ -84,6 +84,38 @@ def public_event(event: Mapping[str, Any], viewer: int | None) -> Event:
     if viewer is None or out.get("player") != viewer:
         del out["tiles"]
     return freeze_event(out)
+
+
+class Deferred:
+    """A view field's value left to be computed on first read (``fn(*args)``, once): a game makes a view every
+    turn, and most readers (every built-in bot) never look at its history or its table's notation."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self.fn = fn
+        self.args = args
+
+
+class _LazyField:
+    """A data descriptor over a dataclass field: the instance's ``__dict__`` holds the value or a
+    :class:`Deferred`, computed (and stored) on first read. Assigned after the dataclass is made, so the field
+    keeps its place, its annotation and no default."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            raise AttributeError(self.name)
+        d = obj.__dict__
+        value = d[self.name]
+        if type(value) is Deferred:
+            value = d[self.name] = value.fn(*value.args)
+        return value
+
+    def __set__(self, obj: object, value: Any) -> None:  # the dataclass's __init__ (frozen: nobody else)
+        obj.__dict__[self.name] = value
 
 
 @dataclass(frozen=True)
@@ -282,3 +314,7 @@ class PlayerView:
             "deadline": np.asarray(math.nan if self.deadline is None else self.deadline, dtype=np.float64),
             "terminal": np.asarray(self.outcome is not None, dtype=bool),
         }
+
+
+for _name in ("history", "table_text"):  # filled lazily by Game.view (see Deferred)
+    setattr(PlayerView, _name, _LazyField(_name))
