@@ -223,15 +223,15 @@ def _readings(table: Table) -> list[tuple[tuple[int, Tile], ...]]:
     the groups of C(missing, k): at most 3 per group of the ordinary set.
     """
     per_meld: dict[int, list[frozenset[Tile]]] = {}
-    for index, cands in table.joker_slots():
-        per_meld.setdefault(index, []).append(cands)
+    for index, slot in table.joker_slots():
+        per_meld.setdefault(index, []).append(slot)
     options: list[list[tuple[tuple[int, Tile], ...]]] = []
-    for index, cands in per_meld.items():
-        if all(len(c) == 1 for c in cands):
-            options.append([tuple((index, next(iter(c))) for c in cands)])
+    for index, slots in per_meld.items():
+        if all(len(c) == 1 for c in slots):
+            options.append([tuple((index, next(iter(c))) for c in slots)])
         else:  # a group: its jokers share one candidate set, and take distinct colours of it
             options.append([tuple((index, t) for t in chosen)
-                            for chosen in itertools.combinations(sorted(cands[0]), len(cands))])
+                            for chosen in itertools.combinations(sorted(slots[0]), len(slots))])
     seen: set[tuple[tuple[int, Tile], ...]] = set()
     out = []
     for combo in itertools.product(*options):
