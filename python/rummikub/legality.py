@@ -179,15 +179,6 @@ def _opening_value_cached(tiles: TileSet, rules: RuleSet) -> int:
 # Joker policies (docs/rules.md §8, search-semantics.md 3)
 
 
-def _jokers_stay(table_jokers: Sequence[frozenset[Tile]], after_jokers: Sequence[frozenset[Tile]]) -> bool:
-    """True when every table joker can be matched to its own ``after`` joker standing for one of its tiles."""
-    n = len(table_jokers)
-    for perm in itertools.permutations(range(len(after_jokers)), n):
-        if all(table_jokers[i] & after_jokers[perm[i]] for i in range(n)):
-            return True
-    return False
-
-
 _K = TypeVar("_K")
 
 
@@ -224,34 +215,77 @@ def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Ma
     return place(0)
 
 
+def _readings(table: Table) -> list[tuple[tuple[int, Tile], ...]]:
+    """Every way the jokers of ``table`` can be read, as sorted (meld index, tile) pairs, without repeats.
+
+    A run's joker stands for its slot; the ``k`` jokers of a group stand for ``k`` *distinct* missing colours
+    (docs/rules.md §8: two jokers in one group cover two colours). The number of readings is the product over
+    the groups of C(missing, k): at most 3 per group of the ordinary set.
+    """
+    per_meld: dict[int, list[frozenset[Tile]]] = {}
+    for index, slot in table.joker_slots():
+        per_meld.setdefault(index, []).append(slot)
+    options: list[list[tuple[tuple[int, Tile], ...]]] = []
+    for index, slots in per_meld.items():
+        if all(len(c) == 1 for c in slots):
+            options.append([tuple((index, next(iter(c))) for c in slots)])
+        else:  # a group: its jokers share one candidate set, and take distinct colours of it
+            options.append([tuple((index, t) for t in chosen)
+                            for chosen in itertools.combinations(sorted(slots[0]), len(slots))])
+    seen: set[tuple[tuple[int, Tile], ...]] = set()
+    out = []
+    for combo in itertools.product(*options):
+        reading = tuple(sorted(pair for part in combo for pair in part))
+        if reading not in seen:
+            seen.add(reading)
+            out.append(reading)
+    return out
+
+
+def _tiles_of(reading: Sequence[tuple[int, Tile]]) -> dict[Tile, int]:
+    return _counts(t for _, t in reading)
+
+
+def _jokers_stay(before: Table, after: Table) -> bool:
+    """True when some reading of both tables has every table joker standing for a tile that a joker of
+    ``after`` stands for (each ``after`` joker matched once): no table joker is retrieved."""
+    after_counts = [_tiles_of(r) for r in _readings(after)]
+    for reading in _readings(before):
+        need = _tiles_of(reading)
+        if any(all(have.get(t, 0) >= k for t, k in need.items()) for have in after_counts):
+            return True
+    return False
+
+
 def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
-    """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3)."""
-    table_jokers = [c for _, c in before.joker_slots()]
-    if not table_jokers:
+    """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3).
+
+    For each reading of the table's jokers (``B``) and of the new table's (``A``), as many table jokers stay
+    as the tiles they stand for allow (``min(B[t], A[t])`` for each tile ``t``): a joker that could stay
+    and is retrieved instead only adds conditions, so the most staying is never worse. The rest are
+    retrieved: each needs its tile (on the new table, or among the played tiles under
+    ``replace_from_rack``), and lands on one of the ``A`` slots the staying jokers leave; the slots left
+    after that hold the rack's jokers. The work is the readings of both tables times the ways to place the
+    freed jokers on the open slots (counted by set, not by joker): no permutation of jokers is tried.
+    """
+    if not before.joker_slots():
         return
-    after_jokers = after.joker_slots()
-    if _jokers_stay(table_jokers, [c for _, c in after_jokers]):
-        # Some assignment leaves every table joker standing for one of its tiles (none is retrieved): the
-        # search below would accept at that assignment, so accept now (most turns, cheaply).
-        return
+    before_readings = _readings(before)
+    after_readings = _readings(after)
     r = 2 if rules.joker_retrieval == "replace_from_rack" else 1
     after_count = after.tiles().count  # the copies of a numbered tile on the table after the turn
     played_real = _counts(t for t in played.tiles() if not t.is_joker)
-    n = len(table_jokers)
     stage, error = -1, None
-    tried: set[tuple[int, ...]] = set()
-    for perm in itertools.permutations(range(len(after_jokers)), n):
-        # table joker i is A joker perm[i]; the other A jokers came from the rack
-        sig = tuple(hash((after_jokers[p][0], after_jokers[p][1])) for p in perm)
-        if sig in tried:
-            continue
-        tried.add(sig)
-        retrieved = [i for i in range(n) if not (table_jokers[i] & after_jokers[perm[i]][1])]
-        if not retrieved:
-            return
-        rack_jokers = _counts(after_jokers[k][0] for k in range(len(after_jokers)) if k not in perm)
-        for choice in itertools.product(*(sorted(table_jokers[i]) for i in retrieved)):
-            need = _counts(choice)
+    for a_reading in after_readings:
+        slots_by_tile: dict[Tile, list[int]] = {}
+        for m, t in a_reading:
+            slots_by_tile.setdefault(t, []).append(m)
+        for b_reading in before_readings:
+            b = _tiles_of(b_reading)
+            need = {t: k - min(k, len(slots_by_tile.get(t, ()))) for t, k in b.items()}
+            need = {t: k for t, k in need.items() if k}
+            if not need:
+                return
             short = [t for t, k in need.items() if after_count(t) < k]
             if short:
                 if stage < 0:
@@ -270,19 +304,53 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) 
                             f"a joker standing for {_fmt(short)} was retrieved, but the replacing "
                             f"{_fmt(short)} did not come from the rack (joker_retrieval=replace_from_rack)")
                     continue
-            demands: dict[int, int] = {}
-            for i in retrieved:
-                meld_index = after_jokers[perm[i]][0]
-                demands[meld_index] = max(0, r - rack_jokers.get(meld_index, 0))
-            if _rack_tiles_reach(demands, after, played_real):
+            freed = sum(need.values())
+            if _freed_jokers_fit(b, slots_by_tile, freed, after, played_real, r):
                 return
             if stage < 2:
-                where = " | ".join(str(after[m]) for m in sorted(demands))
                 stage, error = 2, illegal(
                     Reason.FREED_JOKER_WITHOUT_RACK_TILES,
                     f"the freed joker must be played this turn in a set holding at least {r} tile"
-                    f"{'s' if r > 1 else ''} from the rack; {where} does not (docs/rules.md §8)")
+                    f"{'s' if r > 1 else ''} from the rack; no set with a joker in {after} does "
+                    "(docs/rules.md §8)")
     raise error or illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
+
+
+def _freed_jokers_fit(b: Mapping[Tile, int], slots_by_tile: Mapping[Tile, list[int]], freed: int, after: Table,
+                      played_real: Mapping[Tile, int], r: int) -> bool:
+    """Can the staying jokers take ``min(b[t], slots)`` of the slots of each tile ``t`` so that ``freed``
+    of the remaining slots sit in sets each holding at least ``r`` played tiles (the rack's jokers, on the
+    other remaining slots, count as played)? Choices are made by set (a multiset of set indices), so equal
+    slots are tried once."""
+    stay_choices: list[list[tuple[int, ...]]] = []
+    for t, melds in slots_by_tile.items():
+        k = min(b.get(t, 0), len(melds))
+        stay_choices.append(sorted(set(itertools.combinations(sorted(melds), k))))
+    tried: set[tuple[int, ...]] = set()
+    for stays in itertools.product(*stay_choices):
+        open_slots = sorted(_multiset_minus([m for ms in slots_by_tile.values() for m in ms],
+                                            [m for part in stays for m in part]))
+        key = tuple(open_slots)
+        if key in tried:
+            continue
+        tried.add(key)
+        for chosen in sorted(set(itertools.combinations(open_slots, freed))):
+            rack_jokers = _counts(_multiset_minus(open_slots, list(chosen)))
+            demands = {m: max(0, r - rack_jokers.get(m, 0)) for m in set(chosen)}
+            if _rack_tiles_reach(demands, list(after), played_real):
+                return True
+    return False
+
+
+def _multiset_minus(items: Sequence[int], remove: Sequence[int]) -> list[int]:
+    left = _counts(remove)
+    out = []
+    for x in items:
+        if left.get(x, 0):
+            left[x] -= 1
+        else:
+            out.append(x)
+    return out
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -358,7 +426,9 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
             raise illegal(Reason.JOKER_IN_OPENING, "jokers may not be used in the opening under these rules "
                           "(joker_in_opening=False)")
         new = [first[key] for key, copies in remaining.items() for _ in range(copies)]
-        total = sum(best_value(m.tileset(), rules) for m in new)
+        # each new set is credited as the table shows it: a joker counts as the tile its place stands for
+        # (docs/rules.md §6), so `J R9 R10` is R8 R9 R10, 27
+        total = sum(m.value for m in new)
         if total < threshold:
             raise illegal(Reason.OPENING_TOO_LOW,
                           f"the opening {' | '.join(map(str, new))} is worth {total}, "
@@ -372,9 +442,7 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
                       f"the played tiles {played} make sets of their own worth {total} at most{note}, "
                       f"{threshold - total} short of {threshold} (docs/rules.md §6)")
     if rules.joker_retrieval != "free":
-        table_jokers = [c for _, c in before.joker_slots()]
-        after_jokers = [c for _, c in after.joker_slots()]
-        if table_jokers and not _jokers_stay(table_jokers, after_jokers):
+        if before.joker_slots() and not _jokers_stay(before, after):
             raise illegal(Reason.JOKER_RETRIEVED_BEFORE_OPENING,
                           "a table joker left its place on the opening turn; only a player who had opened "
                           "before this turn may retrieve a joker (docs/rules.md §8)")

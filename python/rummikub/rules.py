@@ -12,6 +12,7 @@ preset                    tiles joker in extend after joker retrieval   turn    
 ``digital`` (casual)      106   yes      yes          free              off     game_wins
 ``sabra``                 106   no       yes          replace_from_rack off     points
 ``large`` (160 tiles)     160   yes      no           replace           off     game_wins
+``wango`` (browser table) 106   yes      no           replace           off     game_wins
 ``standard``              106   yes      no           replace           off     game_wins
 ========================= ===== ======== ============ ================= ======= =========
 
@@ -37,7 +38,7 @@ field                             default       meaning
 ``turn_seconds``                  None          the turn clock in seconds; None: no clock (§9)
 ``timeout_draw``                  1             tiles drawn when time runs out with no move started (§9)
 ``failed_move_draw``              3             tiles drawn when time runs out on an unfinished move (§9)
-``commit_valid_draft_on_timeout`` False         a legal draft is committed when time runs out (§9)
+``commit_valid_draft_on_timeout`` True          a legal draft is committed when time runs out (§9; the manual)
 ``joker_penalty``                 30            what a joker left on a rack costs (§3, §10)
 ``first_player``                  ``draw``      ``draw`` (every game: highest tile starts) or ``rotate`` (the first
                                                 game draws, then the first seat moves clockwise) (§4)
@@ -98,7 +99,7 @@ class RuleSet:
     turn_seconds: float | None = None
     timeout_draw: int = 1
     failed_move_draw: int = 3
-    commit_valid_draft_on_timeout: bool = False
+    commit_valid_draft_on_timeout: bool = True
     joker_penalty: int = 30
     first_player: FirstPlayer = "draw"
     match_winner: MatchWinner = "game_wins"
@@ -219,6 +220,10 @@ PRESETS: dict[str, RuleSet] = {
     "sabra": _STANDARD.replace(name="sabra", joker_in_opening=False, extend_after_opening=True,
                                joker_retrieval="replace_from_rack", match_winner="points"),
     "large": _STANDARD.replace(name="large", copies=3, jokers=4, max_players=6),
+    # the WANGO browser table (docs/rules.md §12): a retrieved joker is played again the same turn in a set
+    # holding a rack tile (`replace`), jokers count in the opening, which is the player's own sets only;
+    # untimed, penalty-free drafts; exact fractional ties (as every preset scores them)
+    "wango": _STANDARD.replace(name="wango"),
 }
 """The presets of docs/rules.md §12 by name, plus ``standard`` (the untimed 106-tile game)."""
 

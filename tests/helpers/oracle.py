@@ -296,18 +296,22 @@ class Instance:
 
     def table_jokers(self) -> list[list[Tile]]:
         """Candidates of each table joker (one tile for a run joker, the missing colours for a group's)."""
-        out = []
-        for kind, tiles in self.table:
+        return [cands for _, cands in self.table_jokers_by_meld()]
+
+    def table_jokers_by_meld(self) -> list[tuple[int, list[Tile]]]:
+        """Each table joker's meld index and candidates; the jokers of one group stand for distinct colours."""
+        out: list[tuple[int, list[Tile]]] = []
+        for index, (kind, tiles) in enumerate(self.table):
             rd = readings(kind, tiles, self.R)
             if not rd:
                 raise ValueError(f"table meld {' '.join(map(fmt, tiles))} is not valid")
             if kind == "run":
-                out.extend([[s] for s in rd[0].slots])
+                out.extend([(index, [s]) for s in rd[0].slots])
             else:
                 real = rd[0].real
                 n = real[0][1]
                 cands = [(c, n) for c in range(self.R.colours) if (c, n) not in real]
-                out.extend([cands] * len(rd[0].slots))
+                out.extend([(index, cands)] * len(rd[0].slots))
         return out
 
 
@@ -469,19 +473,25 @@ def solve_play(inst: Instance, objective: str = "tiles", fixed: Counter[Tile] | 
         retrieved: dict[Tile, dict[int, float]] = {}
         freed_total: dict[int, float] = {}
         if R.policy != "free" and Tj > 0:
-            for cands in jokers:
+            distinct: dict[tuple[int, Tile], dict[int, float]] = {}  # a group's jokers read distinct colours
+            for index, cands in inst.table_jokers_by_meld():
                 one: dict[int, float] = {}
                 for t in cands:
                     if t in S:
                         s = M.var(0, 1)
                         staying[t][s] = 1
                         one[s] = 1
+                        distinct.setdefault((index, t), {})[s] = 1
                     if retrieval:
                         q = M.var(0, 1)
                         one[q] = 1
                         _add(retrieved.setdefault(t, {}), q, 1)
                         freed_total[q] = 1
+                        distinct.setdefault((index, t), {})[q] = 1
                 M.row(one, 1, 1)  # stays (somewhere) or is retrieved (as some candidate)
+            for row in distinct.values():
+                if len(row) > 1:
+                    M.row(row, 0, 1)
         for t, qs in retrieved.items():
             row = dict(qs)
             if R.policy == "replace":
@@ -702,10 +712,8 @@ def check_play(inst: Instance, P: Counter[Tile], after: list[tuple[str, tuple[Ti
         if not R.joker_in_opening and P[JK]:
             raise Illegal("joker in an opening under joker_in_opening=False")
         total = 0
-        for i in new_idx:
-            v = best_reading_value(after[i][1], R)
-            assert v is not None
-            total += v
+        for i in new_idx:  # as the table shows it: a run's joker is its slot's tile
+            total += read[i][0].value
         if total < R.threshold:
             raise Illegal(f"opening worth {total} < {R.threshold}")
         # P's jokers are the new sets' jokers; a group's jokers all stand for its number
@@ -717,7 +725,7 @@ def check_play(inst: Instance, P: Counter[Tile], after: list[tuple[str, tuple[Ti
         if best_opening(R, P1) < R.threshold:
             raise Illegal("no part of P opens")
 
-    jokers = inst.table_jokers()
+    jokers = inst.table_jokers_by_meld()
     free = R.policy == "free"
     best_jv = None
     # every concrete reading of A (a group's jokers take distinct missing colours)
@@ -731,7 +739,7 @@ def check_play(inst: Instance, P: Counter[Tile], after: list[tuple[str, tuple[Ti
             continue
         # each table joker: ("stay", slot index) or ("ret", tile)
         options = []
-        for cands in jokers:
+        for _, cands in jokers:
             opts: list[tuple[str, Any]] = [("stay", s) for s, (_, t) in enumerate(slots) if t in cands]
             if not opening:
                 opts += [("ret", t) for t in cands]
@@ -739,6 +747,10 @@ def check_play(inst: Instance, P: Counter[Tile], after: list[tuple[str, tuple[Ti
         for choice in itertools.product(*options):
             stay_slots = [x for kind, x in choice if kind == "stay"]
             if len(set(stay_slots)) != len(stay_slots):
+                continue
+            # the jokers of one table group stand for distinct colours
+            read_as = [(jokers[j][0], slots[x][1] if kind == "stay" else x) for j, (kind, x) in enumerate(choice)]
+            if len(set(read_as)) != len(read_as):
                 continue
             ret = Counter(x for kind, x in choice if kind == "ret")
             ok = True
