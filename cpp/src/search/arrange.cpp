@@ -168,6 +168,7 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   prepare(in);
   TileSet played;
   int value = 0;
+  out.reserve(static_cast<size_t>(tiles.size() / 3));  // (every meld holds 3 tiles or more)
   {
     Programme prog(in, scratch, stats);
     if (prog.run_depth_first(kDepthFirstBudget)) {
