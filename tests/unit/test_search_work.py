@@ -8,12 +8,14 @@ that the guard keeps biting). ``benchmarks/search_counters.py`` prints the same 
 
 from __future__ import annotations
 
+import resource
+import sys
 from collections.abc import Callable, Iterable
 
 import pytest
 from tests.helpers.positions import Position, class_positions, make_position
 
-from rummikub import RuleSet, _core
+from rummikub import RuleSet, SearchLimitError, TileSet, _core
 from rummikub.search import plays, solve
 
 # Programme states summed over the positions of each case when the budgets were last set (2026-11-30, when
@@ -33,6 +35,7 @@ BUDGETS = {
     "solve 160-tile set": 79_912,
     "arrange 50 tiles": 4_942,
     "plays medium": 287_503,
+    "arrange 116 tiles, no partition": 1_003_754,
 }
 
 
@@ -52,6 +55,23 @@ def _arranged(count: int) -> int:
     return sum(_core.arrange(p.table.tiles()._s, rules.params).stats.states for p in tables)
 
 
+# A multiset of the large preset that cannot be arranged: the depth-first search alone would walk about 56 million
+# states to prove it; after its budget, the sweep's dominance proves it in under a million.
+HARD_MULTISET = (
+    "K1 K2 K2 K3 K3 K4 K5 K5 K5 K6 K7 K7 K8 K8 K9 K10 K10 K10 K13 K13 B1 B1 B2 B2 B3 B3 B3 B4 B4 B5 B5 B5 B6 B6 "
+    "B7 B7 B7 B8 B9 B9 B9 B10 B11 B11 B12 B12 B13 B13 B13 O1 O1 O1 O2 O2 O2 O3 O3 O3 O4 O4 O4 O5 O5 O5 O6 O6 O6 O7 "
+    "O7 O7 O8 O9 O9 O10 O10 O11 O12 O12 O12 O13 O13 R1 R1 R1 R2 R2 R2 R3 R3 R3 R4 R4 R4 R5 R5 R5 R6 R6 R6 R7 R7 R8 "
+    "R8 R9 R10 R10 R11 R11 R11 R12 R12 R13 J J J J"
+)
+
+
+def _arranged_hard() -> int:
+    rules = RuleSet.preset("large")
+    codes, (states, _transitions, _runs) = _core.arrange(TileSet.parse(HARD_MULTISET)._s, rules.params)
+    assert codes is None
+    return int(states)
+
+
 def _listed(positions: Iterable[Position]) -> int:
     return sum(plays(p.table, p.rack, rules=p.rules).stats.states for p in positions)
 
@@ -66,6 +86,7 @@ CASES: dict[str, Callable[[], int]] = {
                       label="large-set") for i in range(8)),
     "arrange 50 tiles": lambda: _arranged(40),
     "plays medium": lambda: _listed(class_positions("medium", 10, base_seed=10_000)),
+    "arrange 116 tiles, no partition": _arranged_hard,
 }
 
 
@@ -75,3 +96,16 @@ def test_work_within_budget(case: str) -> None:
     budget = BUDGETS[case] * 102 // 100
     assert states > 0
     assert states <= budget, f"{case}: {states:,} states, budget {budget:,} (see this module's docstring)"
+
+
+def test_plays_limit_counts_memory() -> None:
+    """A rack that plays in millions of ways stops at the default limit by the memory its states hold (about
+    1 GB of layers), long before the limit's 4 million states would hold 3 GB."""
+    rules = RuleSet.preset("large")
+    rack = ("K1 K2 K4 K6 K7 K9 K10 K12 K13 B1 B2 B3 B4 B5 B6 B8 B9 B10 B11 B12 B13 O1 O2 O4 O5 O7 O8 O10 O11 O13 "
+            "R1 R3 R4 R6 R7 R9 R10 R12 R13")
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    with pytest.raises(SearchLimitError):
+        len(plays("R1-13 | KJJ5 | B7 J J | O1-13 | K1-13", rack, rules=rules))
+    if sys.platform.startswith("linux") and peak_before < 256 * 1024:
+        assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 1300 * 1024

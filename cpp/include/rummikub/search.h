@@ -52,11 +52,14 @@ struct PlayResult {
 // min_len <= 7 on top of params_ok).
 bool search_supported(const Params& p);
 
-// Partitions all of `tiles` into valid melds; returns false when no partition exists.
-bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats);
+// Partitions all of `tiles` into valid melds; returns false when no partition exists. With node_limit > 0, a
+// search holding more nodes than that (or their bytes, see solve) stops: false, with stats->limited set.
+bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats,
+             std::size_t node_limit = 0);
 
 // Finds the best legal play; returns false when no rack tile can be played. With node_limit > 0, a
-// programme run holding more nodes than that stops the search: false, with stats->limited set.
+// programme run holding more nodes than that, or more than 256 bytes of layers a node of the limit, stops the
+// search: false, with stats->limited set.
 bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
            Objective objective, PlayResult& out, SearchStats* stats, std::size_t node_limit = 0);
 

@@ -17,7 +17,7 @@ void remember_dead_end(Layer& dead_ends, const Node& x) {
 }  // namespace
 
 // Finds one legal end of a table-only input depth first (see programme.h).
-void Programme::run_depth_first() {
+bool Programme::run_depth_first(size_t budget) {
   assert(in_.table_only);
   const int C = in_.p.colours;
   const size_t depth = start();
@@ -29,9 +29,13 @@ void Programme::run_depth_first() {
   }
   // Expands the path's node at depth li (layers_[li] holds just that node).
   size_t expanded = 0;
+  bool gave_up = false;
   auto go = [&](auto&& self, size_t li) -> bool {
     if (li == depth) return ends_legally(layers_[li].nodes[0]);
-    ++expanded;
+    if (++expanded > budget) {
+      gave_up = true;
+      return true;  // (unwinds the search; nothing is remembered on the way out)
+    }
     const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
     const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
     const Node& x = layers_[li].nodes[0];
@@ -79,7 +83,7 @@ void Programme::run_depth_first() {
     }
     return false;
   };
-  const bool found = go(go, 0);
+  const bool found = go(go, 0) && !gave_up;
   last_ = depth;
   if (!found) layers_[last_].nodes.clear();
   if (stats_ != nullptr) ++stats_->runs;
@@ -90,6 +94,7 @@ void Programme::run_depth_first() {
     held += dead_ends[k].nodes.capacity() + dead_ends[k].index.capacity();
   }
   if (held >= (size_t{1} << 18)) std::vector<Layer>().swap(dead_ends);
+  return !gave_up;
 }
 
 // Starts the children of x in colour step (n, c) of a table-only input: no choice made yet.
@@ -139,8 +144,12 @@ RUMMIKUB_INLINE_ONCE bool Programme::table_next(const Node& x, int n, int c, Tab
 
 namespace rummikub {
 
+// The expansions the depth-first search may make before arrange() turns to the sweep. (On a multiset that can be
+// arranged it finds a partition in a few hundred; past this many, the sweep is the cheaper way to finish.)
+constexpr size_t kDepthFirstBudget = 100000;
+
 // Partitions all of `tiles` into valid melds (search.h).
-bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats) {
+bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats, size_t node_limit) {
   search::SearchScratch& scratch = search::thread_scratch();
   scratch.trim();
   out.clear();
@@ -157,12 +166,28 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   in.table_only = true;
   finish_mode(in);
   prepare(in);
-  Programme prog(in, scratch, stats);
-  prog.run_depth_first();
-  const std::vector<size_t> f = prog.finals();
-  if (f.empty()) return false;
   TileSet played;
   int value = 0;
+  out.reserve(static_cast<size_t>(tiles.size() / 3));  // (every meld holds 3 tiles or more)
+  {
+    Programme prog(in, scratch, stats);
+    if (prog.run_depth_first(kDepthFirstBudget)) {
+      const std::vector<size_t> f = prog.finals();
+      if (f.empty()) return false;
+      prog.rebuild(f.front(), out, played, value);
+      return true;
+    }
+  }
+  // A hard multiset (most often one that cannot be arranged, whose every path the depth-first search would walk):
+  // the sweep, whose dominance merges what the depth-first search's dead ends cannot.
+  Programme prog(in, scratch, stats, INT64_MIN, node_limit);
+  prog.run();
+  if (prog.exceeded()) {
+    if (stats != nullptr) stats->limited = 1;
+    return false;
+  }
+  const std::vector<size_t> f = prog.finals();
+  if (f.empty()) return false;
   prog.rebuild(f.front(), out, played, value);
   return true;
 }

@@ -14,6 +14,9 @@ using search::make_result;
 // Past this many states (about 100 bytes each with their index, so 6.5 MB), all_plays builds every play at
 // once rather than keep its layers.
 constexpr size_t kKeptStates = size_t{1} << 16;
+// What a final node's play costs the limit: its entry while the plays are collected, and the play built (its
+// tiles and table).
+constexpr size_t kBytesPerPlay = 512;
 
 // The plays found and what rebuilds them: the inputs (which the programmes refer to) and the programmes.
 struct PlayEnumeration::Impl {
@@ -92,7 +95,13 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   std::unordered_map<uint64_t, std::pair<int, Best>> by_mask;
   std::vector<std::pair<uint64_t, int>> order;  // first-seen order of the keys: deterministic output
   progs.reserve(inputs.size());
-  size_t held = 0;
+  // The limit counts the states made so far and the bytes held: the programmes kept, each play's entry, and
+  // while an input is searched, its guide.
+  size_t held = 0, kept_bytes = 0;
+  const size_t byte_budget = limit_bytes(node_limit);
+  auto bytes_left = [&](size_t more) -> size_t {
+    return node_limit == 0 ? 0 : byte_budget - std::min(kept_bytes + more, byte_budget - 1);
+  };
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
     const size_t limit = node_limit == 0 ? 0 : node_limit - std::min(held, node_limit - 1);
     // The same programme without usage masks first: it finds the states that lead to a legal end at all, and
@@ -100,20 +109,23 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     Input bare = inputs[ii];
     bare.usage = false;
     bare.require_play = false;
-    Programme guide(bare, scratch, stats, INT64_MIN, limit);
+    Programme guide(bare, scratch, stats, INT64_MIN, limit, bytes_left(0));
     guide.make_guide();
     guide.run();
     if (guide.exceeded()) return PlaysStatus::TooMany;
     guide.mark_alive();
     if (!guide.any_alive()) continue;
-    progs.emplace_back(inputs[ii], scratch, stats, INT64_MIN, limit);
+    progs.emplace_back(inputs[ii], scratch, stats, INT64_MIN, limit, bytes_left(guide.bytes()));
     Programme& prog = progs.back();
     prog.set_guide(&guide);
     prog.run();
     prog.set_guide(nullptr);
     if (prog.exceeded()) return PlaysStatus::TooMany;
     if (stats != nullptr) held = static_cast<size_t>(stats->states);
-    for (size_t f : prog.finals()) {
+    const std::vector<size_t> finals = prog.finals();
+    kept_bytes += prog.bytes() + finals.size() * kBytesPerPlay;
+    if (node_limit != 0 && kept_bytes >= byte_budget) return PlaysStatus::TooMany;
+    for (size_t f : finals) {
       const Node& x = prog.final_node(f);
       const int rack_jokers = jokers_placed(x.s) - inputs[ii].table_jokers;  // rack jokers played
       const uint64_t key = x.s.mask * 8 + static_cast<uint64_t>(rack_jokers);

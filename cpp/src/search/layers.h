@@ -197,6 +197,14 @@ struct Layer {
   }
 };
 
+// A search's node limit also bounds its memory: each node of the limit allows this many bytes of layers (a node
+// with its share of the index, the dominance buckets and the room its vectors keep in reserve).
+constexpr size_t kBytesPerState = 256;
+// Returns the bytes a node limit allows (0: no limit).
+inline size_t limit_bytes(size_t node_limit) {
+  return node_limit > SIZE_MAX / kBytesPerState ? SIZE_MAX : node_limit * kBytesPerState;
+}
+
 // Returns true when run a can do whatever run b can: as long or longer, holding a numbered tile if b does, free to
 // end before the last number if b is, and, for the retrieval rule, holding as many rack tiles and leaving no more
 // jokers uncovered (extend_run).

@@ -29,9 +29,16 @@ class Programme {
  public:
   // Nodes whose score plus the bound of what is left falls below `floor` are dropped. The programme works in
   // `scratch` (its memos, and the layers of finished programmes, which it takes back: no malloc once warm).
+  // With node_limit > 0, a run stops (exceeded()) once its layers hold more than node_limit nodes or more than
+  // byte_limit bytes (by default kBytesPerState a node of the limit).
   Programme(const Input& in, SearchScratch& scratch, SearchStats* stats, int64_t floor = INT64_MIN,
-            size_t node_limit = 0)
-      : in_(in), stats_(stats), scratch_(&scratch), floor_(floor), node_limit_(node_limit) {
+            size_t node_limit = 0, size_t byte_limit = 0)
+      : in_(in),
+        stats_(stats),
+        scratch_(&scratch),
+        floor_(floor),
+        node_limit_(node_limit),
+        byte_limit_(byte_limit != 0 ? byte_limit : limit_bytes(node_limit)) {
     if (!scratch.spare_layers.empty()) {
       layers_ = std::move(scratch.spare_layers.back());
       scratch.spare_layers.pop_back();
@@ -60,7 +67,8 @@ class Programme {
   // Finds one legal end of a table-only input (arrange) depth first, remembering the states that lead nowhere;
   // afterwards finals() lists it (or nothing). On a table that can be arranged, the first complete path is
   // usually found with a few hundred expansions, where the sweep would build every state.
-  void run_depth_first();
+  // Gives up after `budget` expansions: returns false, with no finals.
+  bool run_depth_first(size_t budget = SIZE_MAX);
 
   // Returns the indices of the last layer's nodes that end legally.
   std::vector<size_t> finals() const {
@@ -80,8 +88,14 @@ class Programme {
     for (size_t k = 0; k <= last_ && k < layers_.size(); ++k) n += layers_[k].nodes.size();
     return n;
   }
-  // Returns true when the run stopped at its node limit (its finals are then empty).
+  // Returns true when the run stopped at its node or byte limit (its finals are then empty).
   bool exceeded() const { return exceeded_; }
+  // Returns the bytes the layers hold (their nodes, indexes, dominance buckets and a guide's moves).
+  size_t bytes() const {
+    size_t b = 0;
+    for (size_t k = 0; k < layers_.size(); ++k) b += layer_bytes(k);
+    return b;
+  }
   // Lowers the floor for the next run() (which then deepens this one).
   void set_floor(int64_t floor) { floor_ = floor; }
 
@@ -106,6 +120,15 @@ class Programme {
  private:
   // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
   size_t start();
+  // Returns the bytes layer li holds (with a guide's moves out of the layer before it).
+  size_t layer_bytes(size_t li) const {
+    const Layer& l = layers_[li];
+    size_t b = l.nodes.capacity() * sizeof(Node) + l.index.capacity() * sizeof(int32_t) +
+               l.bucket_head.capacity() * sizeof(int32_t) + l.bucket_next.capacity() * sizeof(int32_t) +
+               l.bucket_of.capacity() * sizeof(uint32_t) + l.summary.capacity() * sizeof(RunsSummary);
+    if (li > 0 && li <= moves_.size()) b += moves_[li - 1].capacity() * sizeof(moves_[li - 1][0]);
+    return b;
+  }
   // Returns true when a node of the last layer is a legal end.
   bool ends_legally(const Node& x) const {
     if (x.dead) return false;
@@ -338,6 +361,7 @@ class Programme {
   mutable int64_t pending_ = INT64_MIN;  // the highest bound left below the floor by its expansion so far
   size_t ready_ = 0;                     // layers that hold this programme's nodes (run() starts them as it goes)
   size_t node_limit_;
+  size_t byte_limit_;
   bool exceeded_ = false;
   std::vector<Layer> layers_;
   size_t last_ = 0;

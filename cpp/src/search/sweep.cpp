@@ -47,7 +47,7 @@ void Programme::run() {
     start();
     ready_ = 1;
   }
-  size_t li = 0, held = 1;
+  size_t li = 0, held = 1, bytes = layer_bytes(0);
   auto next = [&](size_t expect) -> Layer& {  // layer li + 1, started on first use
     if (li + 1 >= ready_) {
       layers_[li + 1].reset(expect);
@@ -55,15 +55,26 @@ void Programme::run() {
     }
     return layers_[li + 1];
   };
-  for (int n = 1; n <= N; ++n) {
-    for (int c = 0; c < C; ++c, ++li) {
-      colour_step(layers_[li], next(layers_[li].nodes.size() * 2), n, c);
-      held += layers_[li + 1].nodes.size();
-    }
-    group_step(layers_[li], next(layers_[li].nodes.size()), n);
+  // Counts the layer just made (li + 1); returns true when the run now holds more than its limits allow. (Checked
+  // after every step: one step of a large search can hold more than all the steps before it.)
+  auto over = [&]() {
     held += layers_[li + 1].nodes.size();
-    ++li;
-    exceeded_ = node_limit_ != 0 && held > node_limit_;
+    if (node_limit_ == 0) return false;
+    bytes += layer_bytes(li + 1);
+    return held > node_limit_ || bytes > byte_limit_;
+  };
+  exceeded_ = false;
+  for (int n = 1; n <= N; ++n) {
+    for (int c = 0; c < C && !exceeded_; ++c) {
+      colour_step(layers_[li], next(layers_[li].nodes.size() * 2), n, c);
+      exceeded_ = over();
+      ++li;
+    }
+    if (!exceeded_) {
+      group_step(layers_[li], next(layers_[li].nodes.size()), n);
+      exceeded_ = over();
+      ++li;
+    }
     if (exceeded_ || layers_[li].nodes.empty()) {
       // No legal end (past the limit, the caller reports it; an empty layer has no successors).
       li = layers_.size() - 1;
