@@ -355,7 +355,8 @@ void register_search(py::module_& m) {
 
   m.def(
       "arrange",
-      [](const TileSet& tiles, const Params& p) {
+      [](const TileSet& tiles, const Params& p, const Limit& limit) {
+        const size_t node_limit = node_limit_of(limit);
         require_supported(p);
         if (!fits_rules(tiles, p)) require_fits(tiles, p, "tiles " + quoted(tiles_text(tiles)));
         std::vector<Meld> out;
@@ -363,12 +364,16 @@ void register_search(py::module_& m) {
         bool ok;
         {
           py::gil_scoped_release release;
-          ok = arrange(tiles, p, out, &result.stats);
+          ok = arrange(tiles, p, out, &result.stats, node_limit);
+        }
+        if (result.stats.limited != 0) {
+          require_within_limit(result.stats, node_limit, "arrange of " + quoted(tiles_text(tiles)));
         }
         if (ok) result.table = meld_codes(out);
         return result;
       },
-      py::arg("tiles"), py::arg("params"), "Partitions every tile into valid melds.");
+      py::arg("tiles"), py::arg("params"), py::arg("limit") = py::none(),
+      "Partitions every tile into valid melds; SearchLimitError past `limit` states in a run.");
 
   m.def(
       "solve",

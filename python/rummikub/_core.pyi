@@ -309,9 +309,9 @@ def all_plays(table: collections.abc.Sequence[typing.SupportsInt | typing.Suppor
     """
     Every distinct legal play onto a table given as meld codes, best first; SearchLimitError past `limit` states.
     """
-def arrange(tiles: TileSet, params: Params) -> ArrangeResult:
+def arrange(tiles: TileSet, params: Params, limit: int | None = None) -> ArrangeResult:
     """
-    Partitions every tile into valid melds.
+    Partitions every tile into valid melds; SearchLimitError past `limit` states in a run.
     """
 def best_meld_value(tiles: TileSet, params: Params) -> int:
     """

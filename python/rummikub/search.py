@@ -30,8 +30,8 @@ from .tiles import TileSet, core_of, of_core
 if TYPE_CHECKING:  # numpy is imported by solve_batch, so that `import rummikub` does not load it
     import numpy as np
     import numpy.typing as npt
-__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "DEFAULT_SOLVE_LIMIT", "arrange",
-           "solve", "plays", "solve_batch"]
+__all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMIT", "DEFAULT_SOLVE_LIMIT",
+           "DEFAULT_ARRANGE_LIMIT", "arrange", "solve", "plays", "solve_batch"]
 
 # SearchStats is the core's own class (rummikub._core.SearchStats): read-only counters ``states``,
 # ``transitions``, ``runs`` and ``limited``, comparable, hashable and picklable, with ``to_dict()`` for JSON.
@@ -147,10 +147,17 @@ def _opened(opened: object) -> bool:
     return opened
 
 
-def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
+DEFAULT_ARRANGE_LIMIT = 2_000_000
+"""Search states one run of :func:`arrange` may hold before it gives up (the 116-tile multiset that needs the
+most of any found takes about 1,000,000 and half a second)."""
+
+
+def arrange(tiles: TilesLike, rules: RuleSet | None = None, *,
+            limit: int | None = DEFAULT_ARRANGE_LIMIT) -> Table | None:
     """Partitions every tile into valid sets, or returns None when that is impossible.
 
-    Jokers in the result say what they stand for.
+    Jokers in the result say what they stand for. Past ``limit`` search states in one run (None: no limit)
+    :class:`SearchLimitError` is raised rather than time and memory spent without bound.
 
     >>> str(arrange(TileSet.parse("K1 K2 K3 J")))
     'K1 K2 K3 J'
@@ -158,7 +165,7 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None) -> Table | None:
     True
     """
     r = _rules(rules)
-    found = _core.arrange(core_of(_tiles(tiles, r, "tiles")), r.params)
+    found = _core.arrange(core_of(_tiles(tiles, r, "tiles")), r.params, limit)
     return None if found.table is None else table_of_codes(found.table)
 
 

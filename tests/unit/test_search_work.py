@@ -16,7 +16,8 @@ import pytest
 from tests.helpers.positions import Position, class_positions, make_position
 
 from rummikub import RuleSet, SearchLimitError, TileSet, _core
-from rummikub.search import plays, solve
+from rummikub.search import arrange, plays, solve
+from rummikub.tiles import core_of
 
 # Programme states summed over the positions of each case when the budgets were last set (2026-11-30, when
 # dominance became a matching over whole nodes; before, a node was only compared with the one-step weakenings of
@@ -52,7 +53,7 @@ def _arranged(count: int) -> int:
     rules = RuleSet()
     tables = [make_position(i, rules, table_tiles=(50, 50), table_jokers=i % 3, rack_size=1, label="arrange50")
               for i in range(count)]
-    return sum(_core.arrange(p.table.tiles()._s, rules.params).stats.states for p in tables)
+    return sum(_core.arrange(core_of(p.table.tiles()), rules.params).stats.states for p in tables)
 
 
 # A multiset of the large preset that cannot be arranged: the depth-first search alone would walk about 56 million
@@ -67,9 +68,9 @@ HARD_MULTISET = (
 
 def _arranged_hard() -> int:
     rules = RuleSet.preset("large")
-    codes, (states, _transitions, _runs) = _core.arrange(TileSet.parse(HARD_MULTISET)._s, rules.params)
-    assert codes is None
-    return int(states)
+    found = _core.arrange(core_of(TileSet.parse(HARD_MULTISET)), rules.params)
+    assert found.table is None
+    return int(found.stats.states)
 
 
 def _listed(positions: Iterable[Position]) -> int:
@@ -96,6 +97,15 @@ def test_work_within_budget(case: str) -> None:
     budget = BUDGETS[case] * 102 // 100
     assert states > 0
     assert states <= budget, f"{case}: {states:,} states, budget {budget:,} (see this module's docstring)"
+
+
+def test_arrange_is_bounded_by_its_limit() -> None:
+    """The multiset that once took half a minute and 3.5 GB is answered within the default limit, and a
+    smaller limit raises SearchLimitError instead of searching on."""
+    rules = RuleSet.preset("large")
+    assert arrange(HARD_MULTISET, rules) is None
+    with pytest.raises(SearchLimitError, match="search limit"):
+        arrange(HARD_MULTISET, rules, limit=10_000)
 
 
 def test_plays_limit_counts_memory() -> None:
