@@ -6,7 +6,7 @@ Every incoming WebSocket message (and the body of ``POST /api/rooms``) is checke
 >>> validate_message({"type": "hint"}) is None
 True
 >>> validate_message({"type": "hello", "seat": "0"})
-"message: ... is not valid under any of the given schemas"
+"message/seat: '0' is not of type 'integer'"
 >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
 >>> bucket.take(), bucket.take(), bucket.take()
 (True, True, False)
