@@ -104,9 +104,6 @@ def test_every_message_of_a_whole_game_reveals_only_what_its_receiver_may_see() 
             else:
                 assert view["rack"] == racks[n][seat], (seat, n)
                 assert all("tiles" not in e for e in events if e["type"] == "draw" and e["player"] != seat)
-                other = [r for p, r in enumerate(racks[n]) if p != seat]
-                for rack in other:
-                    assert rack not in text or rack == view["rack"] or rack in view["table"]
             assert view["rack_sizes"] == [len(r.split()) for r in racks[n]]
     assert states > 20
 
