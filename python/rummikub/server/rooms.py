@@ -248,6 +248,10 @@ class Room:
             game = self.game
             if game is None or self.status != PLAYING:
                 raise RoomError("not_playing", f"the room is {self.status}, not playing")
+            if engine.advance_clock(game, self.hub.settings.clock()) is not None:  # the time ran out first
+                await self._committed()
+                raise RoomError("illegal", "the turn's time ran out before the action; the timeout was applied",
+                                reason="turn_timeout")
             before = engine.event_count(game)
             refused: RoomError | None = None
             try:
@@ -420,12 +424,14 @@ class Room:
             game = self.game
             if self.closed or game is None or self._turn_key() != turn:
                 return
-            try:
-                if action is None:
-                    raise RummikubError("no action")
-                engine.apply_action(game, seat, action)
-            except RummikubError:
-                if self._turn_key() == turn:
+            if engine.advance_clock(game, self.hub.settings.clock()) is None:  # else the bot ran out of time
+                try:
+                    if action is None:
+                        raise RummikubError("no action")
+                    engine.apply_action(game, seat, action)
+                except RummikubError:
+                    log.warning("room %s: bot %s answered %r, refused; it draws or passes", self.id,
+                                self.kinds[seat], action)
                     engine.apply_action(game, seat, {"kind": "draw" if game.pool_size else "pass"})
             await self._committed()
 
