@@ -146,7 +146,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = tempfile.mkdtemp(prefix="rummikub-load-")
     db = os.path.join(workdir, "load.db")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
-    server = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--host", "127.0.0.1", "--port", str(port),
+    prefix = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "rummikub.cli"] if args.profile \
+        else [sys.executable, "-c", SERVE]
+    server = subprocess.Popen([*prefix, "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--db", db, "--bot-delay", str(args.bot_delay), "--log-level", "warning"], env=env)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -196,9 +198,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "check_ms": {"p50": round(pct(stats.check_ms, 50), 2), "p99": round(pct(stats.check_ms, 99), 2)},
         "server_rss_mib": {"before": round(rss_before / 1024, 1), "peak": round(peak / 1024, 1)},
         "memory_per_room_kib": round((peak - rss_before) / args.rooms, 1),
-        "server_cpu_s": cpu, "errors": len(stats.errors), "error_samples": stats.errors[:5],
+        "server_cpu_s": cpu, "client_cpu_s": round(_own_cpu(), 1), "errors": len(stats.errors), "error_samples": stats.errors[:5],
         "client_failures": failures[:5], "cores": os.cpu_count(),
     }
+
+
+def _own_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -221,6 +230,7 @@ def main() -> int:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None, help="write the server's cProfile statistics to this file")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 1 <= args.seconds <= 600:
         parser.error("--rooms must be within 1..2000 and --seconds within 1..600")

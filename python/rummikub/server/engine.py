@@ -29,7 +29,7 @@ from ..meld import Table
 from ..rules import PRESETS, RuleSet
 from ..tiles import TileSet
 
-__all__ = ["Clock", "rules_from_json", "new_match", "match_header", "match_from_parts", "game_record",
+__all__ = ["Clock", "rules_from_json", "new_match", "match_header", "match_from_parts", "game_header",
            "apply_action", "view_dict", "spectator_dict", "deadline", "advance_clock", "check_draft",
            "hint_position", "solve_hint", "make_bot", "bot_action", "public_record", "full_record",
            "event_count", "events_since", "turn_of", "scores", "BOT_KINDS"]
@@ -78,9 +78,13 @@ def match_from_parts(header: Mapping[str, Any], games: Sequence[str], clock: Clo
     return Match.from_record(record, clock=clock)
 
 
-def game_record(game: Game) -> str:
-    """The game's whole record as JSON text (what the store keeps after every turn)."""
-    return game.to_json()
+def game_header(game: Game) -> str:
+    """The game's record without its events, outcome and deadline (stored once, when the game starts; the
+    store adds the events and the deadline as turns are played)."""
+    record = game.record
+    for name in ("events", "outcome", "deadline"):
+        record.pop(name, None)
+    return json.dumps(record)
 
 
 def turn_of(game: Game) -> int:
