@@ -146,8 +146,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = tempfile.mkdtemp(prefix="rummikub-load-")
     db = os.path.join(workdir, "load.db")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
-    prefix = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "rummikub.cli"] if args.profile \
-        else [sys.executable, "-c", SERVE]
+    profiled = f"import cProfile, sys; from rummikub.cli import main; cProfile.run('main()', {args.profile!r})"
+    prefix = [sys.executable, "-c", profiled] if args.profile else [sys.executable, "-c", SERVE]
     server = subprocess.Popen([*prefix, "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--db", db, "--bot-delay", str(args.bot_delay), "--log-level", "warning"], env=env)
     try:
@@ -181,9 +181,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             failures = [repr(d)[:200] for d in done if isinstance(d, BaseException)]
             cpu = _cpu_seconds(server.pid)
     finally:
-        server.send_signal(signal.SIGTERM)
+        server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
         try:
-            server.wait(20)
+            server.wait(60)
         except subprocess.TimeoutExpired:
             server.kill()
     peak = max(rss_mid, rss_after)

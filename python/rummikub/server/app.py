@@ -295,7 +295,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                             if conn is None:
                                 if kind != "hello":
                                     raise RoomError("auth", "say hello first: {\"type\": \"hello\", ...}")
-                                seat = None if data_in.get("watch") else data_in["seat"]
+                                seat = None if data_in.get("watch") else int(data_in["seat"])  # 1.0 is JSON's 1
                                 room.authenticate(seat, data_in.get("key"))
                                 conn = Conn(seat, settings.outbox)
                                 sender = asyncio.create_task(_send_loop(ws, conn))
