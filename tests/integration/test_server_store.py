@@ -79,3 +79,18 @@ def test_play_serves_a_room_against_bots_and_prints_its_address(tmp_path: Path) 
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_a_damaged_room_is_unavailable_and_the_others_are_served(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = str(tmp_path / "rooms.db")
+    with client(db) as c:
+        good = make_room(c, ["human", "easy"])
+        bad = make_room(c, ["human", "easy"])
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE turns SET event = '{\"type\": \"fly\"}' WHERE room_id = ?", (bad["room"],))
+        raw.execute("UPDATE games SET header = '{}' WHERE room_id = ?", (bad["room"],))
+    with client(db) as c:
+        assert c.get(f"/api/rooms/{bad['room']}").status_code == 404
+        assert c.get(f"/api/rooms/{good['room']}").json()["status"] == "playing"

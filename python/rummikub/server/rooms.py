@@ -543,7 +543,12 @@ class Hub:
             stored = self.store.load_room(room_id)
             if stored is None:
                 return None
-            room = self.rooms[room_id] = self.room_from_stored(stored)
+            try:
+                room = self.room_from_stored(stored)
+            except Exception:  # a damaged room stays unavailable; the others are served
+                log.exception("room %s cannot be loaded from the store", room_id)
+                return None
+            self.rooms[room_id] = room
             room.resume()
         return room
 
