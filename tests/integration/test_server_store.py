@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rummikub.server.store import CreateRoom, SeatRow, SetStatus, SQLiteStore, Writer
+from rummikub.server.store import CreateRoom, LoopWriter, SeatRow, SetStatus, SQLiteStore, Writer
 from tests.integration.server_support import ROOT, SERVE, client, hello, make_room, my_move, wait_turn_or_end
 
 
@@ -34,9 +34,10 @@ def test_rooms_resume_from_the_database_in_a_new_app(tmp_path: Path, writer: str
             assert again["view"] == state["view"] and again["your_turn"]
 
 
-def test_a_faulty_write_fails_alone_in_its_batch(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["thread", "loop"])
+def test_a_faulty_write_fails_alone_in_its_batch(tmp_path: Path, kind: str) -> None:
     store = SQLiteStore(str(tmp_path / "s.db"))
-    writer = Writer(store)
+    writer: Writer | LoopWriter = Writer(store) if kind == "thread" else LoopWriter(store)
 
     async def main() -> list[object]:
         good = [CreateRoom(f"r{i}", 1.0, "{}", "waiting", (SeatRow(0, "human", None),)) for i in range(5)]
