@@ -231,7 +231,7 @@ def main() -> int:
     parser.add_argument("--bot", default="medium", choices=("easy", "medium", "hard"), help="the bot in each room")
     parser.add_argument("--bot-delay", type=float, default=0.5, help="the server's bot delay (default 0.5 s)")
     parser.add_argument("--preset", default="standard")
-    parser.add_argument("--writer", default="loop", choices=("loop", "thread"), help="the server's --writer")
+    parser.add_argument("--writer", default="thread", choices=("thread", "loop"), help="the server's --writer")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", default=None, help="write the server's cProfile statistics to this file")

@@ -62,10 +62,10 @@ class Settings:
     outbox: int = 256
     """Messages queued for a slow connection before it is dropped."""
     min_turn_seconds: float = 1.0
-    writer: str = "loop"
-    """``loop``: commits on the event loop (:class:`~rummikub.server.store.LoopWriter`: no thread hand-off,
-    the quicker where a commit takes well under a millisecond, as on an SSD); ``thread``: on a writer thread
-    (:class:`~rummikub.server.store.Writer`: the loop never waits for the disk, better on a slow one)."""
+    writer: str = "thread"
+    """``thread``: commits on a writer thread (:class:`~rummikub.server.store.Writer`: the event loop never
+    waits for the disk); ``loop``: on the event loop (:class:`~rummikub.server.store.LoopWriter`: no thread
+    hand-off; for a disk whose commits take well under a millisecond)."""
     max_rounds: int = 10
 
 
