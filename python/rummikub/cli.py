@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .replay import add_replay_parser
 
     add_replay_parser(sub)
+    from .server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return parser
 
 
