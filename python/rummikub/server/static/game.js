@@ -84,9 +84,19 @@ function onMessage(msg) {
 
 function onState(msg) {
   S.msg = msg;
-  S.view = msg.view;
   S.room = msg.room || S.room;
   if (typeof msg.server_time === "number") S.clockOffset = msg.server_time - Date.now() / 1000;
+  if (!msg.view) {
+    // a friend room before every person has joined
+    S.view = null;
+    S.draft = null;
+    S.draftKey = null;
+    hideHint();
+    renderWaiting();
+    return;
+  }
+  $("waiting-panel").hidden = true;
+  S.view = msg.view;
   const v = S.view;
   const key = `${v.turn}|${v.current_player}|${v.table}|${v.rack ?? ""}|${msg.your_turn}`;
   if (key !== S.draftKey) {
@@ -236,6 +246,31 @@ function commitReady() {
 
 // ---- rendering --------------------------------------------------------------------------------------------
 
+function renderWaiting() {
+  renderStatus();
+  const panel = $("waiting-panel");
+  panel.hidden = false;
+  const seats = S.room && Array.isArray(S.room.seats) ? S.room.seats : [];
+  const missing = seats.filter((s) => s.kind === "human" && !s.joined && !s.connected).map((s) => seatName(s.seat));
+  $("waiting-text").textContent = missing.length
+    ? `The game starts when ${missing.join(", ")} ${missing.length > 1 ? "have" : "has"} joined with their invite link${missing.length > 1 ? "s" : ""}.`
+    : "The game is about to start.";
+  const list = $("players");
+  list.replaceChildren();
+  for (const s of seats) {
+    const li = document.createElement("li");
+    li.className = "player";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = seatName(s.seat);
+    const state = document.createElement("span");
+    state.className = "badge" + (s.connected ? "" : " off");
+    state.textContent = s.kind !== "human" ? "ready" : s.connected ? "here" : s.joined ? "away" : "not joined yet";
+    li.append(name, state);
+    list.appendChild(li);
+  }
+}
+
 function seatName(seat) {
   const info = S.room && Array.isArray(S.room.seats) ? S.room.seats.find((s) => s.seat === seat) || S.room.seats[seat] : null;
   const kind = info && info.kind ? info.kind : null;
@@ -267,7 +302,8 @@ function renderStatus() {
   $("room-name").textContent = where.roomId ? `room ${where.roomId}` : "";
   const el = $("turn-status");
   if (!S.view) {
-    el.textContent = S.status === "connecting" ? "Connecting\u2026" : "Waiting for the game\u2026";
+    el.textContent = S.status === "connecting" ? "Connecting\u2026" : "Waiting for players\u2026";
+    document.body.dataset.phase = "waiting";
     return;
   }
   const v = S.view;
@@ -642,12 +678,21 @@ function renderEnd() {
     body.appendChild(tr);
   }
   const room = S.room || {};
-  const match = Array.isArray(room.scores) ? `Match so far: ${room.scores.map((s, i) => `${seatName(i)} ${fraction(s)}`).join(", ")}` : "";
-  $("match-scores").textContent = match;
-  $("next-game").hidden = where.watch;
+  const m = room.match || null;
+  let text = "";
+  if (m && Array.isArray(m.totals)) {
+    const total = m.total_games > 1 ? `game ${m.games_played} of ${m.total_games}` : "one game";
+    const per = m.totals.map((t, i) => `${seatName(i)} ${fraction(t)} point${fraction(t) === "1" ? "" : "s"}`
+      + (Array.isArray(m.wins) ? `, ${m.wins[i]} win${m.wins[i] === 1 ? "" : "s"}` : ""));
+    text = `Match (${total}): ${per.join("; ")}.`;
+    if (m.over && Array.isArray(m.winners) && m.winners.length) text += ` ${m.winners.map(seatName).join(" and ")} won the match.`;
+  }
+  $("match-scores").textContent = text;
+  const matchOver = room.status === "match_over" || Boolean(m && m.over);
+  $("next-game").hidden = where.watch || matchOver;
   $("rematch").hidden = where.watch;
-  $("next-game").disabled = room.can_next_game === false;
-  $("rematch").disabled = room.can_rematch === false;
+  $("next-game").disabled = room.status !== undefined && room.status !== "game_over";
+  $("rematch").disabled = room.status !== undefined && room.status !== "game_over" && room.status !== "match_over";
 }
 
 function renderHint() {
