@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     from .arena import add_arena_parser
 
     add_arena_parser(sub)
+    from .server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return parser
 
 
@@ -63,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table)
         print(f"value {table.value}, {len(table.tiles())} tiles, {len(table)} sets")
         return 0
+    if args.command in ("serve", "play"):
+        return int(args.func(args))
     if args.command in ("solve", "arena"):
         from .arena import arena_main
 

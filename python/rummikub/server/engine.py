@@ -1,0 +1,248 @@
+"""The server's one door into the game: every call the rooms make on games, matches, views, drafts and bots.
+
+Rooms speak JSON (the observation, action, draft and check shapes of the project's interface); this module
+turns that JSON into calls on :class:`~rummikub.Game` and :class:`~rummikub.Match` and back, so the rest of
+the server never touches the game's internals.
+
+>>> from rummikub import RuleSet
+>>> match = new_match(2, RuleSet.preset("standard"), rounds=1, clock=lambda: 100.0)
+>>> game = match.next_game()
+>>> view = view_dict(game, game.current_player)
+>>> view["rack"] is not None and spectator_dict(game)["rack"] is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from .._errors import IllegalMoveError, InvalidNotationError, RummikubError
+from ..bots import BotLike, get_bot
+from ..game import Game, table_to_text
+from ..legality import Reason, check_turn
+from ..match import MATCH_FORMAT, Match
+from ..meld import Meld, Table
+from ..rules import PRESETS, RuleSet
+from ..tiles import TileSet
+
+__all__ = ["Clock", "rules_from_json", "new_match", "match_header", "match_from_parts", "game_record",
+           "apply_action", "view_dict", "spectator_dict", "deadline", "advance_clock", "check_draft",
+           "hint_position", "solve_hint", "make_bot", "bot_action", "public_record", "full_record",
+           "event_count", "events_since", "turn_of", "scores", "BOT_KINDS"]
+
+Clock = Callable[[], float]
+BOT_KINDS = ("easy", "medium", "hard")
+
+
+def rules_from_json(obj: Any) -> RuleSet:
+    """A rule set from ``RuleSet.to_dict()`` JSON or ``{"preset": name, "overrides": {...}}``.
+
+    >>> rules_from_json({"preset": "classic", "overrides": {"turn_seconds": 30}}).turn_seconds
+    30
+    """
+    if not isinstance(obj, Mapping):
+        raise InvalidNotationError(f"rules must be an object, got {_short(obj)}")
+    if "preset" in obj and set(obj) <= {"preset", "overrides"}:
+        preset = obj["preset"]
+        if preset not in PRESETS:
+            raise InvalidNotationError(f"unknown preset {_short(preset)}; choose one of {', '.join(sorted(PRESETS))}")
+        overrides = obj.get("overrides") or {}
+        if not isinstance(overrides, Mapping):
+            raise InvalidNotationError(f"overrides must be an object, got {_short(overrides)}")
+        try:
+            return RuleSet.preset(preset).replace(**dict(overrides))
+        except TypeError as exc:
+            raise InvalidNotationError(f"overrides {_short(overrides)}: {exc}") from None
+    return RuleSet.from_dict(dict(obj))
+
+
+def new_match(players: int, rules: RuleSet, *, rounds: int, clock: Clock, seed: int | None = None) -> Match:
+    """A new match of ``rounds`` rounds whose games run on ``clock`` (absolute seconds)."""
+    return Match(players, rules=rules, rounds=rounds, seed=seed, clock=clock)
+
+
+def match_header(match: Match) -> dict[str, Any]:
+    """What a match is before its games: stored once when the match starts (it holds the secret seed)."""
+    return {"format": MATCH_FORMAT, "rules": match.rules.to_dict(), "players": match.players,
+            "rounds": match.rounds, "seed": match.seed}
+
+
+def match_from_parts(header: Mapping[str, Any], games: Sequence[str], clock: Clock) -> Match:
+    """Rebuilds a stored match: its header and each game's record text, replayed and checked."""
+    record = dict(header)
+    record["games"] = [json.loads(g) for g in games]
+    return Match.from_record(record, clock=clock)
+
+
+def game_record(game: Game) -> str:
+    """The game's whole record as JSON text (what the store keeps after every turn)."""
+    return game.to_json()
+
+
+def turn_of(game: Game) -> int:
+    """How many turns of ``game`` have ended."""
+    return game.turn
+
+
+def event_count(game: Game) -> int:
+    """How many events ``game`` has recorded (each turn, timeouts included, records one)."""
+    return len(game._events)
+
+
+def events_since(game: Game, start: int) -> list[dict[str, Any]]:
+    """The full events from number ``start`` on (drawn tiles included: for the store only, never a client)."""
+    return [dict(e) for e in game._events[start:]]
+
+
+def apply_action(game: Game, seat: int, action: Mapping[str, Any]) -> None:
+    """Applies a client's action JSON for ``seat``; raises :class:`IllegalMoveError` (game unchanged)."""
+    kind = action.get("kind")
+    if kind == "play":
+        table = action.get("table")
+        if not isinstance(table, str):
+            raise IllegalMoveError("a play needs the whole new table as notation", Reason.INVALID_SET.value)
+        game.play(table, seat)
+    elif kind == "draw":
+        game.draw(seat)
+    elif kind == "pass":
+        game.pass_turn(seat)
+    else:
+        raise InvalidNotationError(f"unknown action kind {_short(kind)}")
+
+
+def _view_json(game: Game, player: int | None) -> dict[str, Any]:
+    if player is None:
+        history = [_hide_draw(e) for e in game.history()]
+        rack = None
+    else:
+        history = game.history(player)
+        rack = str(game.rack(player))
+    outcome = game.outcome
+    return {"version": 1, "player": player, "players": game.players, "rules": game.rules.to_dict(),
+            "turn": game.turn, "current_player": game.current_player, "rack": rack,
+            "table": table_to_text(game.table), "rack_sizes": list(game.rack_sizes()), "pool_size": game.pool_size,
+            "opened": [game.opened(p) for p in range(game.players)], "history": history,
+            "deadline": deadline(game), "outcome": outcome.to_dict() if outcome else None}
+
+
+def _hide_draw(event: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(event)
+    if out.get("type") == "draw":
+        out["count"] = len(out.pop("tiles"))
+    return out
+
+
+def view_dict(game: Game, seat: int) -> dict[str, Any]:
+    """The observation JSON of ``seat``: its own rack and the public information."""
+    return _view_json(game, seat)
+
+
+def spectator_dict(game: Game) -> dict[str, Any]:
+    """The spectator's observation JSON: public information only (no rack)."""
+    return _view_json(game, None)
+
+
+def deadline(game: Game) -> float | None:
+    """The absolute time (seconds of the game's clock) the current turn ends, or None without a clock."""
+    if game.is_over or game.rules.turn_seconds is None or game._turn_started is None:
+        return None
+    return game._turn_started + float(game.rules.turn_seconds)
+
+
+def advance_clock(game: Game, now: float) -> dict[str, Any] | None:
+    """Applies the timeout if the turn's time is over at ``now``; the event, or None."""
+    del now  # the game reads its own clock
+    return game.check_clock()
+
+
+def check_draft(game: Game, seat: int, draft: Mapping[str, Any]) -> dict[str, Any]:
+    """The check answer for a draft JSON of ``seat``'s current turn (untimed, never penalised)."""
+    if game.is_over or seat != game.current_player or draft.get("turn") != game.turn:
+        return {"legal": False, "problems": [{"set": None, "code": "stale_draft",
+                                              "message": "this draft is not for the current turn"}],
+                "opening_points": None}
+    problems: list[dict[str, Any]] = []
+    melds: list[Meld] = []
+    for s in draft.get("sets", []):
+        try:
+            melds.append(Meld.parse(s["tiles"], game.rules))
+        except RummikubError as exc:
+            problems.append({"set": s["id"], "code": getattr(exc, "reason", "invalid_set"), "message": str(exc)})
+    opened = game.opened(seat)
+    points = None if opened else sum(m.value for m in melds if TileSet(m.tiles) <= game.rack(seat))
+    if not problems:
+        try:
+            check_turn(game.table, game.rack(seat), Table(melds), rules=game.rules, opened=opened)
+        except RummikubError as exc:
+            problems.append({"set": None, "code": getattr(exc, "reason", "illegal"), "message": str(exc)})
+    return {"legal": not problems, "problems": problems, "opening_points": points}
+
+
+def hint_position(game: Game, seat: int) -> tuple[Table, TileSet, RuleSet, bool] | None:
+    """The position a hint solves for ``seat`` (its own rack only), or None when it is not its turn."""
+    if game.is_over or seat != game.current_player:
+        return None
+    return game.table, game.rack(seat), game.rules, game.opened(seat)
+
+
+def solve_hint(position: tuple[Table, TileSet, RuleSet, bool]) -> dict[str, Any] | None:
+    """The solver's best play as action JSON, or None (runs in a worker thread: the search releases the GIL)."""
+    from ..search import solve
+
+    table, rack, rules, opened = position
+    play = solve(table, rack, rules=rules, opened=opened)
+    if play is None:
+        return None
+    return {"kind": "play", "table": table_to_text(play.table)}
+
+
+def make_bot(kind: str, seed: int) -> BotLike:
+    """A built-in bot (easy, medium, hard)."""
+    return get_bot(kind, seed)
+
+
+def bot_action(bot: BotLike, game: Game, seat: int) -> Callable[[], dict[str, Any]]:
+    """A function (to run in a worker thread) giving ``seat``'s bot's action JSON from its own view only."""
+    view = game.view(seat)
+
+    def choose() -> dict[str, Any]:
+        turn = bot.choose(view)
+        if isinstance(turn, Table):
+            return {"kind": "play", "table": table_to_text(turn)}
+        return {"kind": str(turn)}
+
+    return choose
+
+
+def public_record(game: Game) -> dict[str, Any]:
+    """What a spectator saw of ``game``: rules, players, public events, outcome; no racks, pool or seed."""
+    outcome = game.outcome
+    return {"rules": game.rules.to_dict(), "players": game.players,
+            "events": [_hide_draw(e) for e in game.history()], "outcome": outcome.to_dict() if outcome else None}
+
+
+def full_record(game: Game) -> dict[str, Any]:
+    """The game's full record (deal, seed, every drawn tile); only for a finished game."""
+    assert game.is_over
+    return game.record
+
+
+def _number(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def scores(match: Match) -> dict[str, Any]:
+    """The match's running scores: games finished, each seat's wins and point totals, the winners."""
+    finished = sum(1 for g in match.games if g.is_over)
+    return {"games_played": finished, "total_games": match.total_games, "rounds": match.rounds,
+            "wins": [_number(w) for w in match.wins()], "totals": [_number(t) for t in match.totals()],
+            "winners": list(match.winners), "over": match.is_over}
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+

@@ -1,0 +1,93 @@
+"""What the server accepts from a client: message size, rate and shape.
+
+Every incoming WebSocket message (and the body of ``POST /api/rooms``) is checked against
+``rummikub/schemas/server.schema.json`` (JSON Schema draft 2020-12) before anything reads it.
+
+>>> validate_message({"type": "hint"}) is None
+True
+>>> validate_message({"type": "hello", "seat": "0"})
+"message/seat: '0' is not of type 'integer'"
+>>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
+>>> bucket.take(), bucket.take(), bucket.take()
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+jsonschema: Any = importlib.import_module("jsonschema")  # untyped library: used through Any
+
+__all__ = ["MAX_MESSAGE_BYTES", "MAX_BODY_BYTES", "TokenBucket", "schema", "validate_message", "validate_room_request"]
+
+MAX_MESSAGE_BYTES = 16 * 1024
+"""The largest WebSocket message read (a 160-tile draft is about 2 KB)."""
+MAX_BODY_BYTES = 16 * 1024
+"""The largest HTTP request body read."""
+
+
+class TokenBucket:
+    """A rate limit: ``burst`` messages at once, refilled at ``rate`` per second."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp", "clock")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.clock = clock
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        """Spends one token; False when there is none (the message is refused)."""
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The server's message schema."""
+    text = resources.files("rummikub").joinpath("schemas/server.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@lru_cache(maxsize=2)
+def _validator(definition: str) -> Any:
+    root = schema()
+    sub = {"$ref": f"#/$defs/{definition}", "$defs": root["$defs"]}
+    cls = jsonschema.validators.validator_for(root)
+    cls.check_schema(root)
+    return cls(sub)
+
+
+def _first_error(definition: str, value: object) -> str | None:
+    error = jsonschema.exceptions.best_match(_validator(definition).iter_errors(value))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    text = error.message if len(error.message) <= 200 else error.message[:200] + "..."
+    if error.validator in ("oneOf", "anyOf"):
+        text = "... is not valid under any of the given schemas"
+    return f"message{'/' + where if where else ''}: {text}"
+
+
+def validate_message(message: object) -> str | None:
+    """None when ``message`` is a valid client message, else what is wrong (one line, truncated)."""
+    return _first_error("client_message", message)
+
+
+def validate_room_request(body: object) -> str | None:
+    """None when ``body`` is a valid ``POST /api/rooms`` request, else what is wrong."""
+    return _first_error("room_request", body)
