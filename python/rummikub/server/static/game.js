@@ -287,6 +287,7 @@ function render() {
     return;
   }
   S.renderDeferred = false;
+  const focus = captureFocus();
   renderStatus();
   renderTable();
   renderRack();
@@ -296,6 +297,26 @@ function render() {
   renderLog();
   renderEnd();
   renderHint();
+  restoreFocus(focus);
+}
+
+/** What has the keyboard focus among the things a redraw replaces (a tile, a set's slot, New set). */
+function captureFocus() {
+  const el = document.activeElement;
+  if (!el || !el.closest) return null;
+  if (el.dataset.uid) return { uid: el.dataset.uid };
+  if (el.classList.contains("slot")) return { slot: el.dataset.setId };
+  if (el.id === "new-set") return { newSet: true };
+  return null;
+}
+
+function restoreFocus(focus) {
+  if (!focus || (document.activeElement && document.activeElement !== document.body)) return;
+  let el = null;
+  if (focus.uid) el = document.querySelector(`.tile[data-uid="${CSS.escape(focus.uid)}"]`);
+  else if (focus.slot) el = document.querySelector(`.slot[data-set-id="${CSS.escape(focus.slot)}"]`);
+  else if (focus.newSet) el = $("new-set");
+  if (el && !el.disabled) el.focus();
 }
 
 function renderStatus() {
@@ -319,7 +340,6 @@ function renderStatus() {
 
 function renderTable() {
   const table = $("table");
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.uid : null;
   table.replaceChildren();
   const editable = canEdit();
   const answer = S.check && S.draft && S.check.key === S.draft.contentKey() ? S.check.answer : null;
@@ -398,7 +418,6 @@ function renderTable() {
     addDropTarget(zone, (uid) => moveTile(uid, { newSet: true }));
     table.appendChild(zone);
   }
-  if (focused) focusTile(focused);
 }
 
 function makeTile(uid, editable) {
@@ -473,7 +492,6 @@ function renderRack() {
   area.hidden = where.watch;
   if (where.watch) return;
   const rack = $("rack");
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.uid : null;
   rack.replaceChildren();
   const editable = canEdit();
   for (const uid of rackUids()) {
@@ -498,7 +516,6 @@ function renderRack() {
   }
   $("sort-colour").setAttribute("aria-pressed", String(S.sortMode === "colour"));
   $("sort-number").setAttribute("aria-pressed", String(S.sortMode === "number"));
-  if (focused) focusTile(focused);
 }
 
 function renderControls() {
