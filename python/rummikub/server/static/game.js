@@ -331,6 +331,7 @@ function renderStatus() {
   if (v.outcome) el.textContent = "Game over";
   else if (S.msg.your_turn) el.textContent = "Your turn";
   else el.textContent = `${seatName(v.current_player)} to play`;
+  if (where.watch) el.textContent = `Watching \u00b7 ${el.textContent}`;
   el.classList.toggle("mine", Boolean(S.msg.your_turn && !v.outcome));
   // for scripts and tests: which turn is shown and whose it is
   document.body.dataset.turn = String(v.turn);
@@ -657,7 +658,7 @@ function renderLog() {
   }
   if (!items.length) {
     const li = document.createElement("li");
-    li.className = "muted";
+    li.className = "muted none";
     li.textContent = "No turns yet.";
     log.appendChild(li);
   }
@@ -782,7 +783,7 @@ function tickClock() {
   el.hidden = false;
   const m = Math.floor(left / 60);
   const s = Math.floor(left % 60);
-  el.textContent = `\u23F1 ${m}:${String(s).padStart(2, "0")}`;
+  el.textContent = `${m}:${String(s).padStart(2, "0")} left`;
   el.classList.toggle("urgent", left < 10);
   el.setAttribute("aria-label", `${Math.ceil(left)} seconds left for ${S.msg && S.msg.your_turn ? "your" : "this"} turn`);
 }

@@ -43,9 +43,9 @@ function fillSeatCount() {
   select.value = String(Math.min(current, maxSeats()));
 }
 
-function renderSeats() {
+function renderSeats(keep = true) {
   const box = $("seats");
-  const previous = [...box.querySelectorAll("select")].map((s) => s.value);
+  const previous = keep ? [...box.querySelectorAll("select")].map((s) => s.value) : [];
   box.replaceChildren();
   const n = parseInt($("seat-count").value, 10);
   for (let seat = 0; seat < n; seat++) {
@@ -89,9 +89,10 @@ $("preset").addEventListener("change", () => {
   renderSeats();
   syncClock();
 });
+
 $("clock").addEventListener("change", syncClock);
-$("seat-count").addEventListener("change", renderSeats);
-for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener("change", renderSeats);
+$("seat-count").addEventListener("change", () => renderSeats());
+for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener("change", () => renderSeats(false));
 
 fillSeatCount();
 renderSeats();
