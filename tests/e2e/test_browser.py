@@ -29,7 +29,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 
-SEED = 11  # a two-player standard deal whose game ends quickly when both sides play the solver's best move
+SEED = 37  # a two-player standard deal that ends in about 16 turns each when both sides play the solver's best move
 MAX_TURNS = 400  # a guard: a game that runs longer than this is a bug, not a slow game
 
 
@@ -453,4 +453,53 @@ def test_keyboard_only_placement(server: str, browser: Any, seed: int | None) ->
     sync_api.expect(page.locator("#table .set")).to_have_count(sets_before)
     page.keyboard.press("Control+y")
     sync_api.expect(tiles).to_have_count(1)
+    assert problems == [], problems
+
+
+def test_draft_model_in_the_browser(server: str, browser: Any) -> None:
+    """The page's draft module (draft.js), run by the browser: edits, the table-tile rule, undo/redo/reset,
+    fresh set ids, and the draft JSON of INTERFACE.md."""
+    page, problems = _open_page(browser)
+    page.goto(server + "/")
+    got = page.evaluate("""async () => {
+        const { DraftModel } = await import('/static/draft.js');
+        const d = new DraftModel([['R1', 'R2', 'R3'], ['K7', 'B7', 'O7']], ['R4', 'R7', 'J']);
+        const out = {};
+        const rack = d.state.rack;                        // uids of R4, R7, J
+        const k7 = d.state.sets[1].tiles[0];
+        out.start = [d.tableText(), d.started, d.canUndo];
+        d.move(rack[0], {set: 's1', before: null});       // R4 to the end of the run
+        d.move(rack[1], {set: 's2', before: k7});         // R7 before K7
+        out.edited = [d.tableText(), d.placed().length, d.started];
+        try { d.move(k7, {rack: true}); out.refused = null; } catch (e) { out.refused = e.message; }
+        out.afterRefusal = d.tableText();
+        d.move(rack[2], {newSet: true});                  // the joker alone: a new set s3
+        d.move(k7, {set: 's3', before: null});
+        out.json = d.toJSON(5, 0);
+        d.undo(); d.undo();
+        out.undone = [d.tableText(), d.canRedo];
+        d.redo();
+        out.redone = d.tableText();
+        d.move(rack[2], {rack: true});                    // the joker back: set s3 is gone
+        d.move(rack[2], {newSet: true});                  // a newer set never takes s3's id again
+        out.ids = d.state.sets.map(s => s.id);
+        d.reset();
+        out.reset = [d.tableText(), d.state.rack.length, d.canUndo];
+        d.load([['R1', 'R2', 'R3', 'R4'], ['J', 'K7', 'B7', 'O7']]);
+        out.loaded = [d.tableText(), d.state.rack.map(u => d.tile(u))];
+        try { d.load([['R1', 'R2', 'R3']]); out.loadRefused = null; } catch (e) { out.loadRefused = e.message; }
+        return out;
+    }""")
+    assert got["start"] == ["R1 R2 R3 | K7 B7 O7", False, False]
+    assert got["edited"] == ["R1 R2 R3 R4 | R7 K7 B7 O7", 2, True]
+    assert "K7" in got["refused"] and "table" in got["refused"]
+    assert got["afterRefusal"] == "R1 R2 R3 R4 | R7 K7 B7 O7"
+    assert got["json"] == {"version": 1, "turn": 5, "player": 0, "sets": [
+        {"id": "s1", "tiles": "R1 R2 R3 R4"}, {"id": "s2", "tiles": "R7 B7 O7"}, {"id": "s3", "tiles": "J K7"}]}
+    assert got["undone"] == ["R1 R2 R3 R4 | R7 K7 B7 O7", True]
+    assert got["redone"] == "R1 R2 R3 R4 | R7 K7 B7 O7 | J"
+    assert got["ids"] == ["s1", "s2", "s4"]
+    assert got["reset"] == ["R1 R2 R3 | K7 B7 O7", 3, True]
+    assert got["loaded"] == ["R1 R2 R3 R4 | J K7 B7 O7", ["R7"]]
+    assert "K7" in got["loadRefused"]
     assert problems == [], problems
