@@ -58,7 +58,14 @@ const conn = new Connection(
 function onStatus(status, detail) {
   S.status = status;
   if (status === "reconnecting") showMessage(detail || "Connection lost; reconnecting.", "warn");
-  if (status === "open") hideMessage("warn");
+  if (status === "open") {
+    hideMessage("warn");
+    // answers lost with the old connection never come: check the draft again
+    if (S.checkPending.length) {
+      S.checkPending = [];
+      scheduleCheck();
+    }
+  }
   if (status === "closed") showMessage(detail || "The server closed the connection.");
   renderStatus();
 }
