@@ -290,18 +290,29 @@ def _play_hint(page: Any, mover: Mover, hint_table: str) -> None:
 
 
 def _show_invalid_draft(page: Any, path: Path) -> None:
-    """Puts one rack tile alone in a new set, checks the page outlines it invalid with a reason, then undoes."""
+    """Starts a new set with one rack tile and adds the same tile to a table set (neither makes a valid set),
+    checks that the page outlines both sets invalid with the server's reasons and keeps Play disabled, takes
+    the screenshot, then undoes both edits."""
     before = _draft(page)
-    uid = before["rack"][0][0]
-    _tile(page, uid).drag_to(page.locator("#new-set"))
-    bad = page.locator(f'#table .set.invalid:has(.tile[data-uid="{uid}"])')
-    sync_api.expect(bad).to_be_visible()
-    sync_api.expect(bad.locator(".reason")).not_to_be_empty()
+    lone = before["rack"][0][0]
+    set_id = before["sets"][0]["id"]
+    matches = [uid for uid, tile in before["rack"][1:] if tile == before["rack"][0][1]]
+    other = matches[0] if matches else before["rack"][-1][0]
+    _tile(page, lone).drag_to(page.locator("#new-set"))
+    _settled(page)
+    _tile(page, other).drag_to(page.locator(f'.set[data-set-id="{set_id}"] .slot'))
+    _settled(page)
+    alone = page.locator(f'#table .set.invalid:has(.tile[data-uid="{lone}"])')
+    sync_api.expect(alone).to_be_visible()
+    sync_api.expect(alone.locator(".reason")).not_to_be_empty()
     sync_api.expect(page.locator("#commit")).to_be_disabled()
     sync_api.expect(page.locator("#draft-verdict")).to_contain_text("Not legal")
+    page.mouse.move(0, 0)
     page.screenshot(path=str(path))
     page.locator("#undo").click()
-    sync_api.expect(page.locator(f'#rack .tile[data-uid="{uid}"]')).to_be_visible()
+    page.locator("#undo").click()
+    sync_api.expect(page.locator(f'#rack .tile[data-uid="{lone}"]')).to_be_visible()
+    sync_api.expect(page.locator(f'#rack .tile[data-uid="{other}"]')).to_be_visible()
     assert _draft(page) == before
 
 
@@ -327,6 +338,7 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
     mover = Mover(page)
     turn = -1
     plays = draws = 0
+    mine = 0
     shot_start = shot_invalid = False
     while True:
         phase, turn = _wait_for_turn(page, turn)
@@ -336,7 +348,8 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
         if not shot_start:
             page.screenshot(path=str(shots / "start.png"))
             shot_start = True
-        if not shot_invalid and len(_draft(page)["sets"]) >= 2 and _draft(page)["rack"]:
+        mine += 1
+        if not shot_invalid and mine >= 5 and len(_draft(page)["sets"]) >= 3 and len(_draft(page)["rack"]) >= 2:
             _show_invalid_draft(page, shots / "mid-game-invalid-draft.png")
             shot_invalid = True
         page.locator("#hint").click()
@@ -364,7 +377,7 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
     assert record and "/record" in record
     page.screenshot(path=str(shots / "end.png"))
 
-    assert shot_invalid, "the game ended before the table held two sets"
+    assert shot_invalid, "the game ended before a fifth turn with three sets on the table"
     assert plays >= 1 and mover.drags >= 1 and mover.clicks >= 1, (plays, mover.drags, mover.clicks)
     assert problems == [], problems
     print(f"\nwhole game: {plays} plays, {draws} draws, {mover.drags} drags, {mover.clicks} clicks, "
@@ -394,6 +407,7 @@ def test_phone_size_layout(server: str, browser: Any, shots: Path, seed: int | N
     first.tap()
     page.locator("#new-set").tap()
     sync_api.expect(page.locator(f'#table .tile[data-uid="{uid}"]')).to_be_visible()
+    _settled(page)
     page.screenshot(path=str(shots / "phone.png"), full_page=True)
     page.locator("#reset").tap()
     sync_api.expect(page.locator(f'#rack .tile[data-uid="{uid}"]')).to_be_visible()
