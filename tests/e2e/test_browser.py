@@ -517,3 +517,37 @@ def test_draft_model_in_the_browser(server: str, browser: Any) -> None:
     assert got["loaded"] == ["R1 R2 R3 R4 | J K7 B7 O7", ["R7"]]
     assert "K7" in got["loadRefused"]
     assert problems == [], problems
+
+
+def test_friend_room_invite_links_and_spectator(server: str, browser: Any) -> None:
+    """The lobby's friend room gives a link per person and a spectator link; the game starts when both
+    people are in; the spectator sees the table and the counts but no rack and no controls."""
+    lobby, problems = _open_page(browser, viewport={"width": 1000, "height": 800})
+    lobby.goto(server + "/")
+    lobby.locator('input[name="mode"][value="friends"]').check()
+    lobby.locator("#seat-count").select_option("3")
+    sync_api.expect(lobby.locator("#seat-1")).to_have_value("human")
+    lobby.locator("#seat-2").select_option("easy")
+    lobby.locator("#create-room").click()
+    sync_api.expect(lobby.locator("#invites")).to_be_visible()
+    links = lobby.locator("#links input").evaluate_all("els => els.map(e => e.value)")
+    assert len(links) == 3, links  # seat 1, seat 2, spectators
+    assert "#seat=0&key=" in links[0] and "#seat=1&key=" in links[1] and links[2].endswith("#watch")
+    assert links[0].split("key=")[1] != links[1].split("key=")[1]
+
+    first, p1 = _open_page(browser, viewport={"width": 1000, "height": 800})
+    first.goto(links[0])
+    sync_api.expect(first.locator("#waiting-panel")).to_be_visible()
+    sync_api.expect(first.locator("#waiting-text")).to_contain_text("Seat 2")
+    second, p2 = _open_page(browser, viewport={"width": 1000, "height": 800})
+    second.goto(links[1])
+    for page in (first, second):
+        sync_api.expect(page.locator("#waiting-panel")).to_be_hidden()
+        sync_api.expect(page.locator("#rack .tile")).to_have_count(14)
+    watcher, p3 = _open_page(browser, viewport={"width": 1000, "height": 800})
+    watcher.goto(links[2])
+    sync_api.expect(watcher.locator("#turn-status")).to_contain_text("Watching")
+    sync_api.expect(watcher.locator("#players li")).to_have_count(3)
+    sync_api.expect(watcher.locator("#rack-area")).to_be_hidden()
+    assert watcher.locator("#rack .tile").count() == 0
+    assert problems == p1 == p2 == p3 == []

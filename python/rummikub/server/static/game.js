@@ -535,8 +535,8 @@ function renderControls() {
   $("hint").disabled = !editable;
   const draw = $("draw");
   draw.textContent = msg.can_pass && !msg.can_draw ? "Pass" : "Draw";
-  draw.disabled = !editable || !(msg.can_draw || msg.can_pass) || S.draft.started;
-  draw.title = S.draft && S.draft.started ? "Reset the draft to draw instead" : "";
+  draw.disabled = !editable || !(msg.can_draw || msg.can_pass);
+  draw.title = S.draft && S.draft.started ? "Drawing ends the turn and drops this draft" : "";
   $("commit").disabled = !commitReady();
 }
 

@@ -111,6 +111,9 @@ function roomRequest() {
     overrides.turn_seconds = null;
   }
   const body = { rules: { preset: $("preset").value, overrides }, seats };
+  const rounds = parseInt($("rounds").value, 10);
+  if (!(rounds >= 1 && rounds <= 10)) throw new Error("Rounds must be a whole number from 1 to 10.");
+  if (rounds > 1) body.rounds = rounds;
   // a fixed deal for demonstrations and tests: open the lobby as /?seed=N
   const seed = new URLSearchParams(location.search).get("seed");
   if (seed !== null && /^\d+$/.test(seed)) body.seed = parseInt(seed, 10);
@@ -184,7 +187,7 @@ $("create").addEventListener("submit", async (event) => {
       const why = data && (data.message || data.detail || data.error);
       throw new Error(why ? String(why) : `The server refused the room (HTTP ${res.status}).`);
     }
-    if (mode() === "ai") {
+    if (mode() === "ai" && !data.seats.some((s) => s.kind === "external")) {
       const mine = data.seats.find((s) => s.kind === "human") || data.seats[0];
       location.assign(mine.url);
       return;
