@@ -5,7 +5,7 @@
 import { Connection } from "./connection.js";
 import { DraftModel } from "./draft.js";
 import {
-  parseTable, parseTiles, sortKey, tileDifference, tileElement, tileLabel, tilesLabel,
+  parseTable, parseTiles, sortKey, tileDifference, tileElement, tilesLabel,
 } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -945,6 +945,3 @@ $("message-close").addEventListener("click", () => hideMessage());
 if (!where.roomId) showMessage("This page needs a room: open it from the lobby or from an invite link.");
 else conn.open();
 
-// for tests and debugging: the page's state, read-only use
-window.rummikubPage = { state: S, where };
-export { tileLabel };
