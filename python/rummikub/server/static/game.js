@@ -45,6 +45,7 @@ const S = {
   status: "connecting",
   dragging: false, // while a tile is dragged the page is not redrawn, so nothing moves under the pointer
   renderDeferred: false,
+  shownEnd: null, // the outcome last scrolled into view
 };
 
 const conn = new Connection(
@@ -119,6 +120,11 @@ function onState(msg) {
   }
   if (v.outcome) hideHint();
   render();
+  const ended = v.outcome ? `${v.turn}|${JSON.stringify(v.outcome)}` : null;
+  if (ended && ended !== S.shownEnd) {
+    S.shownEnd = ended;
+    reveal($("end-panel"));
+  }
 }
 
 function onChecked(msg) {
@@ -153,6 +159,14 @@ function onHint(msg) {
   S.hint = { action: msg.action ?? null, turn: S.view.turn };
   renderHint();
   render();
+  reveal($("hint-panel"));
+}
+
+/** Scrolls a panel into view when it is off screen (on a phone the side panels sit below the rack). */
+function reveal(el) {
+  if (el.hidden) return;
+  const box = el.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
 }
 
 function onError(msg) {
