@@ -345,9 +345,6 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
         if phase == "over":
             break
         assert plays + draws < MAX_TURNS, "the game did not end"
-        if not shot_start:
-            page.screenshot(path=str(shots / "start.png"))
-            shot_start = True
         mine += 1
         if not shot_invalid and mine >= 5 and len(_draft(page)["sets"]) >= 3 and len(_draft(page)["rack"]) >= 2:
             _show_invalid_draft(page, shots / "mid-game-invalid-draft.png")
@@ -357,6 +354,10 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
         sync_api.expect(panel).to_be_visible()
         page.wait_for_function("() => document.getElementById('hint-panel').dataset.kind !== undefined")
         kind = panel.get_attribute("data-kind")
+        if not shot_start:  # the first turn, with the hint's tiles highlighted on the rack
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(shots / "start.png"))
+            shot_start = True
         if kind == "play":
             _play_hint(page, mover, panel.get_attribute("data-table") or "")
             plays += 1

@@ -5,7 +5,7 @@
 import { Connection } from "./connection.js";
 import { DraftModel } from "./draft.js";
 import {
-  parseTable, parseTiles, sortKey, tileDifference, tileElement, tilesLabel,
+  countTiles, parseTable, parseTiles, sortKey, tileDifference, tileElement, tilesLabel,
 } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -770,15 +770,15 @@ function renderHint() {
   }
   S.hint.highlight = highlight;
   $("hint-text").textContent = `Best play: ${played.length} tile${played.length === 1 ? "" : "s"} (${played.join(" ")}), giving this table:`;
+  const onTable = countTiles(before); // table tiles are not highlighted; the rest come from the rack
   for (const set of sets) {
     const row = document.createElement("div");
     row.className = "set mini";
     row.setAttribute("aria-label", tilesLabel(set));
-    const counts = played.slice();
     for (const t of set) {
       const el = tileElement(t, { small: true });
-      const i = counts.indexOf(t);
-      if (i >= 0 && !before.includes(t)) el.classList.add("hinted");
+      if (onTable.get(t)) onTable.set(t, onTable.get(t) - 1);
+      else el.classList.add("hinted");
       row.appendChild(el);
     }
     box.appendChild(row);
