@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from rummikub import Game, PlayerView, RuleSet, RummikubError, Table, TileSet, check_turn
+from rummikub import Action, ActionKind, Game, PlayerView, RuleSet, RummikubError, Table, TileSet, check_turn
 from rummikub.bots import BOTS, Bot, fallback, get_bot, register_bot
 from rummikub.bots.easy import EasyBot
 from rummikub.bots.hard import HardBot, HardWeights
@@ -27,6 +27,12 @@ GAMES = int(os.environ.get("RUMMIKUB_BOT_GAMES", "2"))
 
 def _frozen() -> float:
     return 0.0
+
+
+def _table(action: Action) -> Table:
+    """The new table of a play (fails for a draw or a pass)."""
+    assert isinstance(action, Action) and action.kind is ActionKind.PLAY and action.table is not None, action
+    return action.table
 
 
 def _play_checked(bots: list[str], preset: str, seed: int) -> tuple[Game, Counter[str]]:
@@ -42,12 +48,13 @@ def _play_checked(bots: list[str], preset: str, seed: int) -> tuple[Game, Counte
         before_rack, before_table = game.rack(p), game.table
         turn = players[p].choose(view)
         assert game.rack(p) == before_rack and game.table == before_table, "a bot changed the game"
-        if isinstance(turn, Table):
-            played = check_turn(before_table, before_rack, turn, rules=rules, opened=game.opened(p))
+        assert isinstance(turn, Action), f"{bots[p]} answered {turn!r}"
+        if turn.kind is ActionKind.PLAY:
+            played = check_turn(before_table, before_rack, _table(turn), rules=rules, opened=game.opened(p))
             assert played, f"{bots[p]} sent a table without a rack tile"
             made[bots[p]] += 1
         else:
-            assert turn == ("draw" if game.pool_size else "pass"), f"{bots[p]} answered {turn!r}"
+            assert turn == (Action.draw() if game.pool_size else Action.pass_()), f"{bots[p]} answered {turn!r}"
         game.apply(turn, p)
     return game, made
 
@@ -84,7 +91,7 @@ def _midgame_view(seed: int = 3) -> tuple[Game, PlayerView]:
     """A position after a few medium turns where the player to move has opened and holds tiles to play."""
     game = Game.new(players=3, preset="pressman-2015", seed=seed)
     medium = MediumBot()
-    while not (game.turn >= 6 and game.opened(game.current_player) and game.plays()):
+    while not (game.turn >= 6 and game.opened(game.current_player) and len(game.legal_actions()) > 1):
         game.apply(medium.choose(game.view(game.current_player)))
         assert not game.is_over
     return game, game.view(game.current_player)
@@ -116,10 +123,11 @@ def test_hidden_information_does_not_matter(name: str) -> None:
     twin = Game(game.rules, racks, pool + list(game.table.tiles()), game.current_player)
     twin._pool = list(reversed(pool))
     twin._table = game.table
+    twin._layout = game._layout
     twin._opened = list(game._opened)
     twin._turn = game.turn
     twin._events = list(game._events)
-    twin._start_turn()
+    twin._start_turn(None)
     twin_view = twin.view(p)
     assert twin_view.rack == view.rack and twin.rack(others[0]) != game.rack(others[0])
     assert str(get_bot(name, 7).choose(twin_view)) == str(get_bot(name, 7).choose(view))
@@ -129,18 +137,18 @@ def _view(table: str, rack: str, *, opened: bool = True, sizes: tuple[int, ...] 
           rules: RuleSet | None = None) -> PlayerView:
     rules = rules or RuleSet.preset("pressman-2015")
     return PlayerView(player=0, players=len(sizes), rules=rules, rack=TileSet.parse(rack), table=Table.parse(table),
-                      rack_sizes=sizes, pool_size=pool, current_player=0, opened=(opened,) * len(sizes), turn=20,
-                      history=(), outcome=None, time_left=None)
+                      table_text=table, rack_sizes=sizes, pool_size=pool, current_player=0,
+                      opened=(opened,) * len(sizes), turn=20, history=(), outcome=None, deadline=None)
 
 
 def test_easy_never_touches_the_table() -> None:
     view = _view("R1 R2 R3 | K5 B5 O5", "R4 K6 K7 K8 B9 B10 B11")
-    turn = EasyBot(seed=0, overlook=0.0).choose(view)
+    turn = _table(EasyBot(seed=0, overlook=0.0).choose(view))
     assert isinstance(turn, Table)
     assert list(turn)[:2] == list(view.table)
     assert sorted(str(m) for m in list(turn)[2:]) == ["B9 B10 B11", "K6 K7 K8"]  # R4 is not added to R1-R3
     # Medium extends the run with R4 too.
-    medium = MediumBot().choose(view)
+    medium = _table(MediumBot().choose(view))
     assert isinstance(medium, Table) and "R4" in str(medium)
 
 
@@ -155,43 +163,43 @@ def test_easy_overlooks_tiles_sometimes() -> None:
 def test_easy_opens_when_it_can() -> None:
     view = _view("", "R10 R11 R12 K1 B7", opened=False)
     turn = EasyBot(seed=1).choose(view)
-    assert str(turn) == "R10 R11 R12"
-    assert EasyBot(seed=1).choose(_view("", "R1 R2 R3 K1 B7", opened=False)) == "draw"
+    assert str(turn) == "play R10 R11 R12"
+    assert EasyBot(seed=1).choose(_view("", "R1 R2 R3 K1 B7", opened=False)) == Action.draw()
 
 
 def test_medium_is_the_search() -> None:
     view = _view("R1 R2 R3 | K5 B5 O5", "R4 R5 R5 K9")
     play = solve(view.table, view.rack, rules=view.rules)
-    assert play is not None and MediumBot().choose(view) == play.table
+    assert play is not None and MediumBot().choose(view) == play and _table(play) == play.table
 
 
 def test_hard_keeps_its_joker_for_a_single_tile() -> None:
     view = _view("R1 R2 R3", "J K9 B5 O12")
-    assert MediumBot().choose(view) != "draw"  # the search places the joker on the run
-    assert HardBot(seed=1).choose(view) == "draw"
+    assert MediumBot().choose(view) != Action.draw()  # the search places the joker on the run
+    assert HardBot(seed=1).choose(view) == Action.draw()
 
 
 def test_hard_spends_its_joker_when_it_unloads_many_tiles() -> None:
     """A joker is worth ``weights.joker`` tiles: worth keeping against 5 tiles at the default weight, spent
     for them at a weight of 2.5."""
     view = _view("R1 R2 R3", "J K9 K10 K12 K13 B5")
-    assert HardBot(seed=1).choose(view) == "draw"
-    turn = HardBot(seed=1, weights=HardWeights(joker=2.5)).choose(view)
+    assert HardBot(seed=1).choose(view) == Action.draw()
+    turn = _table(HardBot(seed=1, weights=HardWeights(joker=2.5)).choose(view))
     assert isinstance(turn, Table) and turn.tiles() - view.table.tiles() == TileSet.parse("J K9 K10 K12 K13")
 
 
 def test_hard_goes_out_when_it_can() -> None:
     view = _view("R1 R2 R3 | K5 B5 O5", "J R4 R5 R5 R6 R7", sizes=(6, 2))
-    turn = HardBot(seed=1).choose(view)
-    assert isinstance(turn, Table) and turn.tiles() == view.table.tiles() | view.rack
+    turn = _table(HardBot(seed=1).choose(view))
+    assert view.rack is not None and turn.tiles() == view.table.tiles() | view.rack
 
 
 def test_hard_opens_and_respects_joker_in_opening() -> None:
     rules = RuleSet.preset("sabra")
     view = _view("", "J R10 R11 K3 K4", opened=False, rules=rules)
-    assert HardBot(seed=1).choose(view) == "draw"  # J R10 R11 would be 33, but jokers may not open here
+    assert HardBot(seed=1).choose(view) == Action.draw()  # J R10 R11 would be 33, but jokers may not open
     view = _view("", "J R10 R11 R12 K3", opened=False, rules=rules)
-    assert str(HardBot(seed=1).choose(view)) == "R10 R11 R12"
+    assert str(_table(HardBot(seed=1).choose(view))) == "R10 R11 R12"
 
 
 def test_hard_charges_threats() -> None:
@@ -201,17 +209,17 @@ def test_hard_charges_threats() -> None:
                     max_players=2)
     view = _view("K1 K2 K3", "K4 B1", sizes=(2, 1), pool=9, rules=rules)
     careless = HardBot(seed=3, weights=HardWeights(threat=0.0), samples=64, budget=128).choose(view)
-    assert careless == Table.parse("K1 K2 K3 K4")
+    assert careless == Action.play("K1 K2 K3 K4")
     careful = HardBot(seed=3, weights=HardWeights(threat=100.0), samples=64, budget=128)
-    assert careful.choose(view) == "draw"
+    assert careful.choose(view) == Action.draw()
     # An opponent with many tiles is no threat: no sampling, the play stands.
     relaxed = _view("K1 K2 K3", "K4 B1", sizes=(2, 6), pool=4, rules=rules)
-    assert careful.choose(relaxed) == Table.parse("K1 K2 K3 K4")
+    assert careful.choose(relaxed) == Action.play("K1 K2 K3 K4")
 
 
 def test_fallback() -> None:
-    assert fallback(_view("", "K1", pool=3)) == "draw"
-    assert fallback(_view("", "K1", pool=0)) == "pass"
+    assert fallback(_view("", "K1", pool=3)) == Action.draw()
+    assert fallback(_view("", "K1", pool=0)) == Action.pass_()
 
 
 def test_registry_and_user_bots() -> None:
@@ -227,7 +235,7 @@ def test_registry_and_user_bots() -> None:
     class Drawer(Bot):
         name = "drawer"
 
-        def choose(self, view: PlayerView) -> str:  # type: ignore[override]
+        def choose(self, view: PlayerView) -> Action:
             return fallback(view)
 
     module = types.ModuleType("user_bots_for_test")
@@ -247,12 +255,12 @@ def test_registry_and_user_bots() -> None:
 def test_hard_without_listing_every_play() -> None:
     """Past ``max_enumeration`` the hard bot compares the best play with the best play keeping its jokers."""
     keep = _view("R1 R2 R3", "J K9 B5 O12")
-    assert HardBot(seed=1, max_enumeration=0).choose(keep) == "draw"
+    assert HardBot(seed=1, max_enumeration=0).choose(keep) == Action.draw()
     out = _view("R1 R2 R3 | K5 B5 O5", "J R4 R5 R5 R6 R7", sizes=(6, 2))
-    turn = HardBot(seed=1, max_enumeration=0).choose(out)
-    assert isinstance(turn, Table) and turn.tiles() == out.table.tiles() | out.rack
+    turn = _table(HardBot(seed=1, max_enumeration=0).choose(out))
+    assert out.rack is not None and turn.tiles() == out.table.tiles() | out.rack
     plain = _view("R1 R2 R3 | K5 B5 O5", "J R4 K9 K10 K11 O2")
-    turn = HardBot(seed=1, max_enumeration=0).choose(plain)
+    turn = _table(HardBot(seed=1, max_enumeration=0).choose(plain))
     assert isinstance(turn, Table) and turn.tiles() - plain.table.tiles() == TileSet.parse("R4 K9 K10 K11")
     game, _ = _play_checked(["hard", "medium"], "classic", 3)
     assert game.outcome is not None

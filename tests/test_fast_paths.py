@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-import rummikub.game as game_module
+import rummikub.action as game_module
 import rummikub.legality as legality
 import rummikub.meld as meld_module
 from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountError, TileSet
@@ -109,43 +109,52 @@ def test_table_tiles_with_too_many_copies_names_the_tile() -> None:
     assert Table([Meld.parse("R1 R2 R3")] * 7).tiles().count("R1") == 7
 
 
-def test_views_get_fresh_copies_of_the_history() -> None:
+def test_views_hand_out_read_only_history() -> None:
     game = Game.new(players=3, preset="pressman-2015", seed=5)
     for _ in range(4):
-        game.draw()
+        game.apply("draw")
     for p in range(3):
         view = game.view(p)
-        assert list(view.history) == game.history(p)
-        view.history[0]["tampered"] = True  # type: ignore[index]
-        del view.history[1]["type"]  # type: ignore[attr-defined]
-        again = game.view(p)
-        assert list(again.history) == game.history(p) and "tampered" not in again.history[0]
-        assert again.history[1]["type"] == "draw"
+        assert view.to_dict()["history"] == game.history(p)
+        with pytest.raises(TypeError):
+            view.history[0]["tampered"] = True  # type: ignore[index]
+        with pytest.raises(TypeError):
+            del view.history[1]["type"]  # type: ignore[attr-defined]
+        mine = next(e for e in view.history if "tiles" in e)
+        with pytest.raises(AttributeError):
+            mine["tiles"].append("K1")  # tuples inside: nothing to edit
+        handed = game.history(p)
+        handed[0]["tampered"] = True
+        handed[0].get("tiles", []).append("K1")
+        assert game.history(p) != handed and game.view(p).to_dict()["history"] == game.history(p)
+    record = game.record
+    record["events"][0]["tiles"].append("K1")
+    assert game.record != record
     # an event list replaced wholesale (as tests do to build twins) is read afresh
     twin = Game.new(players=3, preset="pressman-2015", seed=5)
     twin.view(0)
     twin._events = list(game._events)
-    assert list(twin.view(0).history) == game.history(0)
+    assert twin.view(0).to_dict()["history"] == game.history(0)
 
 
 def test_the_draft_is_made_on_first_use() -> None:
     game = Game.new(players=2, preset="classic", seed=3, turn_seconds=None)
-    game.draw()
+    game.apply("draw")
     assert game._draft is None  # a turn that never looks at the draft never builds one
     p = game.current_player
     assert game.draft.rack == game.rack(p) and str(game.draft) == str(game.table) and not game.draft.started
     tile = next(iter(game.rack(p)))
     game.draft.place(tile)
     assert game.draft.started and game.draft is game.draft
-    game.draw()
+    game.apply("draw")
     assert not game.draft.started and game.draft.rack == game.rack(game.current_player)
 
 
 def test_views_are_whole_player_views() -> None:
     game = Game.new(players=2, preset="classic", seed=2)
-    game.draw()
-    for p in range(2):
-        view = game.view(p)
+    game.apply("draw")
+    for p in [0, 1, None]:
+        view = game.view(p) if p is not None else game.spectator_view()
         fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
         assert set(vars(view)) == set(fields) and view == PlayerView(**fields)
         assert repr(view) == repr(PlayerView(**fields))

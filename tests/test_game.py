@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from rummikub import (
+    Action,
     Colour,
+    Draft,
     Game,
     IllegalMoveError,
     InvalidRecordError,
@@ -53,10 +55,12 @@ def test_new_game_setup() -> None:
     assert game.players == 4 and game.pool_size == 50 and game.turn == 0 and not game.is_over
     assert all(len(game.rack(p)) == 14 for p in range(4))
     assert game.current_player == game.first_player
-    assert game.action_kinds() == ("play", "draw")
-    assert game.rules.turn_seconds == 60 and game.time_left() is not None
+    legal = game.legal_actions()
+    assert Action.draw() in legal and Action.pass_() not in legal
+    assert game.rules.turn_seconds == 60 and game.deadline is not None
     assert not any(game.opened(p) for p in range(4))
-    assert Game.new(players=4, preset="classic", seed=7, turn_seconds=None).time_left() is None
+    assert Game.new(players=4, preset="classic", seed=7, turn_seconds=None).deadline is None
+    assert Game.new(players=2, seed=1).rules.name == "standard" and Game.new(players=2, seed=1).deadline is None
 
 
 def test_from_deal_checks_the_tile_count() -> None:
@@ -76,18 +80,19 @@ def test_turn_order_draw_and_pass() -> None:
     rules = TINY.replace(max_players=2)
     game = tiny_game(racks, full_tiny_pool(racks, rules), rules)  # pool: K4 K5 B3 B5 O1 ... O5
     with pytest.raises(IllegalMoveError) as info:
-        game.draw(player=1)
+        game.apply(Action.draw(), player=1)
     assert info.value.reason == "not_your_turn"
     with pytest.raises(IllegalMoveError) as info:
-        game.pass_turn()
+        game.apply(Action.pass_())
     assert info.value.reason == "pool_not_empty"
-    game.draw()
+    game.apply(Action.draw())
     assert str(game.rack(0)) == "K1 K2 K3 K4" and game.current_player == 1 and game.pool_size == 8
     while game.pool_size:
         game.apply("draw")
-    assert game.action_kinds() == ("play", "pass")
+    legal = game.legal_actions()
+    assert Action.pass_() in legal and Action.draw() not in legal and list(legal)[-1] == Action.pass_()
     with pytest.raises(IllegalMoveError) as info:
-        game.draw()
+        game.apply(Action.draw())
     assert info.value.reason == "pool_empty"
 
 
@@ -95,13 +100,13 @@ def test_going_out_ends_the_game() -> None:
     racks = ["K1 K2 K3", "B1 B2 B4"]
     pool = full_tiny_pool(racks, TINY.replace(max_players=2))
     game = tiny_game(racks, pool)
-    game.play("K1 K2 K3")
-    assert game.is_over and game.outcome is not None
+    game.apply(Action.play("K1 K2 K3"))
+    assert game.is_over and game.is_terminal() and game.outcome is not None
     assert game.outcome.termination is Termination.RUMMIKUB and game.outcome.winners == (0,)
-    assert game.outcome.scores == (7, -7)
-    assert game.action_kinds() == ()
+    assert game.outcome.scores == (7, -7) and game.returns() == (7.0, -7.0)
+    assert not game.legal_actions() and len(game.legal_actions()) == 0 and list(game.legal_actions()) == []
     with pytest.raises(IllegalMoveError) as info:
-        game.draw()
+        game.apply("draw")
     assert info.value.reason == "game_over"
 
 
@@ -109,20 +114,20 @@ def test_pool_exhausted_after_a_full_round_of_passes() -> None:
     racks = ["K1 K2 K4", "B1 B2 B4", "O1 O3 O5"]
     pool = full_tiny_pool(racks)
     game = tiny_game(racks, pool)
-    game.draw(); game.draw(); game.draw()                     # pool: 6 -> 3
-    game.draw(); game.draw(); game.draw()                     # pool empty
+    for _ in range(6):                                        # pool: 6 -> 0
+        game.apply("draw")
     assert game.pool_size == 0
-    game.pass_turn(); game.pass_turn()
+    game.apply("pass"); game.apply("pass")
     assert not game.is_over
     rack = game.rack(game.current_player)
     # a play resets the count of consecutive passes
     melds = [m for m in ("K1 K2 K3", "K3 K4 K5", "K2 K3 K4", "O3 O4 O5", "B3 B4 B5") if TileSet.parse(m) <= rack]
     if melds:
-        game.play(melds[0])
+        game.apply(Action.play(melds[0]))
     else:
-        game.pass_turn()
+        game.apply("pass")
     while not game.is_over:
-        game.pass_turn()
+        game.apply("pass")
     outcome = game.outcome
     assert outcome is not None and outcome.termination is Termination.POOL_EXHAUSTED
     values = [game.rack(p).value() for p in range(3)]
@@ -142,24 +147,26 @@ def opened_game() -> Game:
     table = Table.parse("B4 B5 B6 | K8 O8 R8")
     pool = list(TileSet.full(rules) - racks[0] - racks[1] - table.tiles())
     game = Game.from_deal([racks[0] | table.tiles(), racks[1]], pool, rules=rules)
-    game.play("B4 B5 B6 | K8 O8 R8 | O11 O12 O13")  # Ada opens (36)
-    game.draw()                                      # Ben draws
+    game.apply("play B4 B5 B6 | K8 O8 R8 | O11 O12 O13")  # Ada opens (36)
+    game.apply("draw")                                     # Ben draws
     return game
 
 
 def test_draft_editing_undo_redo_reset() -> None:
     game = opened_game()
     draft = game.draft
-    assert draft.sets == tuple(tuple(m.tiles) for m in game.table) and not draft.started
-    draft.place("B3", 0, 0)
-    draft.place("B8", 1)
+    assert [s.tiles for s in draft.sets] == [tuple(m.tiles) for m in game.table] and not draft.started
+    assert draft.ids == ("s1", "s2", "s3")
+    draft.place("B3", "s1", 0)
+    draft.place("B8", "s2")
     assert str(draft.placed) == "B3 B8" and draft.valid and draft.legal
-    draft.split(0, 2)                      # B3 B4 | B5 B6: invalid while editing
-    assert not draft.valid and len(draft.set_problems()) == 2
-    draft.merge(0, 1)
-    assert draft.valid
-    draft.move("B8", 1, None)              # B8 alone in a new set
-    assert not draft.valid
+    assert draft.split("s1", 2) == "s4"    # B3 B4 | B5 B6: invalid while editing
+    assert not draft.valid and [p["set"] for p in draft.problems()] == ["s1", "s4"]
+    assert draft.ids == ("s1", "s4", "s2", "s3")
+    draft.merge("s1", "s4")
+    assert draft.valid and draft.ids == ("s1", "s2", "s3")
+    assert draft.move("B8", "s2", None, before="s1") == "s5"  # B8 alone in a new first set
+    assert not draft.valid and draft.ids[0] == "s5"
     draft.take_back("B8")
     assert str(draft.placed) == "B3" and draft.rack.count("B8") == 1
     draft.undo()
@@ -174,9 +181,10 @@ def test_draft_editing_undo_redo_reset() -> None:
     draft.reset()
     # editing errors change nothing
     before = draft._snapshot()
-    for bad in (lambda: draft.place("R13"), lambda: draft.move("K1", 0), lambda: draft.split(0, 0),
-                lambda: draft.merge(1, 1), lambda: draft.take_back("B4"), lambda: draft.place("B3", 9),
-                lambda: draft.redo()):
+    for bad in (lambda: draft.place("R13"), lambda: draft.move("K1", "s1"), lambda: draft.split("s1", 0),
+                lambda: draft.merge("s2", "s2"), lambda: draft.take_back("B4"), lambda: draft.place("B3", "s9"),
+                lambda: draft.redo(), lambda: draft.insert_set(["B3"], before="s9"),
+                lambda: draft.insert_set(["K1", "K1"])):
         with pytest.raises(IllegalMoveError) as info:
             bad()
         assert info.value.reason == "invalid_edit"
@@ -187,11 +195,11 @@ def test_refused_commits_change_nothing() -> None:
     game = opened_game()
     attempts: list[tuple[str, Any]] = [
         ("no_rack_tile", lambda: game.commit()),
-        ("no_rack_tile", lambda: game.play("B4 B5 | B6 K8 O8 R8" if False else "K8 O8 R8 | O11 O12 O13 | B4 B5 B6")),
-        ("table_tile_removed", lambda: game.play("B4 B5 B6 | O11 O12 O13")),
-        ("not_in_rack", lambda: game.play("B4 B5 B6 | K8 O8 R8 | O11 O12 O13 | R11 R12 R13")),
-        ("invalid_set", lambda: game.play("B4 B5 B6 | K8 O8 R8 | O11 O12 O13 | K1 K2 K4")),
-        ("not_your_turn", lambda: game.play("B3 B4 B5 B6 | K8 O8 R8 | O11 O12 O13", player=1)),
+        ("no_rack_tile", lambda: game.apply("play K8 O8 R8 | O11 O12 O13 | B4 B5 B6")),
+        ("table_tile_removed", lambda: game.apply("play B4 B5 B6 | O11 O12 O13")),
+        ("not_in_rack", lambda: game.apply("play B4 B5 B6 | K8 O8 R8 | O11 O12 O13 | R11 R12 R13")),
+        ("invalid_set", lambda: game.apply("play B4 B5 B6 | K8 O8 R8 | O11 O12 O13 | K1 K2 K4")),
+        ("not_your_turn", lambda: game.apply("play B3 B4 B5 B6 | K8 O8 R8 | O11 O12 O13", player=1)),
     ]
     for reason, attempt in attempts:
         before = game._snapshot()
@@ -200,14 +208,51 @@ def test_refused_commits_change_nothing() -> None:
         assert info.value.reason == reason, str(info.value)
         assert game._snapshot() == before
     # a draft with a loose tile: refused, and the draft is kept for more editing
-    game.draft.place("K1")
+    new = game.draft.place("K1")
     before = game._snapshot()
     with pytest.raises(IllegalMoveError) as info:
         game.commit()
     assert info.value.reason == "loose_tile" and game._snapshot() == before
-    game.draft.place("K2", len(game.draft) - 1)
-    game.draft.place("K3", len(game.draft) - 1)
-    assert str(game.commit()) == "K1 K2 K3"
+    game.draft.place("K2", new)
+    game.draft.place("K3", new, position=0)
+    game.commit()
+    event = game.history()[-1]
+    assert event["played"] == "K1 K2 K3" and event["table"].endswith("| K3 K1 K2")
+
+
+def test_commit_keeps_the_order_of_the_tiles_in_each_set() -> None:
+    game = opened_game()
+    draft = game.draft
+    draft.move("K8", "s2", "s2")               # K8 to the end: O8 R8 K8
+    draft.place("B8", "s2")                    # O8 R8 K8 B8
+    new = draft.insert_set(["B3"], before="s1")
+    assert str(draft) == "B3 | B4 B5 B6 | O8 R8 K8 B8 | O11 O12 O13" and draft.ids == (new, "s1", "s2", "s3")
+    draft.merge(new, "s1")
+    game.commit()
+    assert game.table_text == "B3 B4 B5 B6 | O8 R8 K8 B8 | O11 O12 O13"
+    assert game.view(1).to_dict()["table"] == game.table_text
+    assert str(game.draft) == game.table_text and game.draft.ids == ("s1", "s2", "s3")
+    assert Game.from_json(game.to_json()).table_text == game.table_text
+    game.apply("draw")
+    # a play given as a plain Table (as bots give) leaves the sets it did not touch as they were laid
+    game.apply(Action.play(game.table + Table.parse("K1 K2 K3")))
+    assert game.table_text == "B3 B4 B5 B6 | O8 R8 K8 B8 | O11 O12 O13 | K1 K2 K3"
+
+
+def test_a_draft_from_an_ended_turn_refuses_edits() -> None:
+    game = opened_game()
+    old = game.draft
+    old.place("B3", "s1", 0)
+    game.apply("draw")
+    assert old.ended and not old.legal and old.problems()[0]["code"] == "stale_draft"
+    assert game.draft is not old and not game.draft.started
+    for edit in (lambda: old.place("B8", "s2"), old.undo, old.reset, lambda: old.take_back("B3")):
+        with pytest.raises(IllegalMoveError) as info:
+            edit()
+        assert info.value.reason == "stale_draft"
+    with pytest.raises(IllegalMoveError) as info:
+        Draft.from_dict(game, old.to_dict())
+    assert info.value.reason == "stale_draft"
 
 
 # --- the clock -----------------------------------------------------------------------------------------------
@@ -221,24 +266,34 @@ def clock_game(**overrides: Any) -> tuple[Game, FakeClock]:
 def test_timeout_without_a_move_draws_one() -> None:
     game, clock = clock_game()
     p = game.current_player
+    assert game.deadline == 160.0
     clock.now += 59.5
-    assert game.check_clock() is None and game.time_left() == pytest.approx(0.5)
+    assert game.advance_clock() is None and game.deadline - clock.now == pytest.approx(0.5)
     clock.now += 0.5
-    event = game.check_clock()
+    event = game.advance_clock()
     assert event is not None and event["cause"] == "timeout" and len(event["tiles"]) == 1
     assert len(game.rack(p)) == 15 and game.current_player != p and game.pool_size == 77
-    assert game.time_left() == 60
+    assert game.deadline == clock.now + 60
+    assert game.advance_clock(now=clock.now + 59) is None
+    assert game.advance_clock(now=clock.now + 61) is not None and game.deadline == clock.now + 121
 
 
-def test_timeout_with_an_unfinished_move_restores_and_draws_three() -> None:
+def test_an_action_after_the_deadline_is_refused_and_changes_nothing() -> None:
     game, clock = clock_game()
     p = game.current_player
     rack = game.rack(p)
     game.draft.place(rack.tiles()[0])
     clock.now += 61
-    with pytest.raises(TurnTimeoutError) as info:
-        game.commit()
-    assert info.value.event["cause"] == "failed_move"
+    before = game._snapshot()
+    for attempt in (game.commit, lambda: game.apply("draw")):
+        with pytest.raises(TurnTimeoutError) as info:
+            attempt()
+        assert isinstance(info.value, IllegalMoveError) and info.value.reason == "turn_timeout"
+        assert info.value.deadline == 160.0 and info.value.now == 161.0
+        assert game._snapshot() == before
+    # the caller advances the clock: the unfinished move is undone and three tiles drawn
+    event = game.advance_clock()
+    assert event is not None and event["cause"] == "failed_move"
     assert game.table == Table() and len(game.rack(p)) == 17 and rack <= game.rack(p)
     assert game.pool_size == 78 - 3
 
@@ -248,31 +303,36 @@ def test_commit_valid_draft_on_timeout() -> None:
     clock = FakeClock()
     racks = [TileSet.parse("R10 R11 R12 K1"), TileSet.parse("B1 B2 B3")]
     pool = list(TileSet.full(rules) - racks[0] - racks[1])
-    game = Game.from_deal(racks, pool, rules=rules.replace(rack_size=3), clock=clock) if False else \
-        Game.from_deal(racks, pool, rules=rules, clock=clock)
-    for t in ("R10", "R11", "R12"):
-        game.draft.place(t, 0 if len(game.draft) else None)
+    game = Game.from_deal(racks, pool, rules=rules, clock=clock)
+    game.draft.insert_set(["R12", "R10", "R11"])
     clock.now += 60
-    event = game.check_clock()
+    event = game.advance_clock()
     assert event is not None and event["type"] == "play" and event["cause"] == "timeout"
-    assert game.table == Table.parse("R10 R11 R12") and game.opened(0)
+    assert game.table == Table.parse("R10 R11 R12") and game.opened(0) and game.table_text == "R12 R10 R11"
     # an illegal draft at timeout is still a failed move
     game.draft.place("B1")
     clock.now += 60
-    event = game.check_clock()
+    event = game.advance_clock()
     assert event is not None and event["cause"] == "failed_move" and len(game.rack(1)) == 6
 
 
-def test_timeouts_replay() -> None:
+def test_timeouts_replay_and_a_resumed_game_keeps_its_deadline() -> None:
     game, clock = clock_game()
     clock.now += 60
-    game.check_clock()
+    game.advance_clock()
     game.draft.place(game.rack(game.current_player).tiles()[0])
     clock.now += 60
-    game.check_clock()
-    replayed = Game.from_json(game.to_json(), clock=FakeClock())
+    game.advance_clock()
+    clock.now += 10
+    later = FakeClock()
+    later.now = clock.now + 55                      # another process, 55 s later
+    replayed = Game.from_json(game.to_json(), clock=later)
     assert replayed.to_json() == game.to_json()
     assert [e["cause"] for e in replayed.record["events"]] == ["timeout", "failed_move"]
+    assert replayed.deadline == game.deadline == 280.0
+    with pytest.raises(TurnTimeoutError):
+        replayed.apply("draw")                      # the turn's 60 s ran out 5 s ago
+    assert replayed.advance_clock() is not None
 
 
 # --- views and hidden information ----------------------------------------------------------------------------
@@ -280,23 +340,25 @@ def test_timeouts_replay() -> None:
 def test_views_hide_other_racks_and_the_pool() -> None:
     game = Game.new(players=3, preset="pressman-2015", seed=3)
     drawer = game.current_player
-    game.draw()
-    for p in range(3):
-        view = game.view(p)
+    game.apply("draw")
+    spectator = game.spectator_view()
+    assert spectator.player is None and spectator.rack is None and not spectator.is_my_turn
+    for p in [0, 1, 2, None]:
+        view = game.view(p) if p is not None else spectator
         assert isinstance(view, PlayerView)
-        assert view.rack == game.rack(p) and view.table == game.table
+        assert view.rack == (game.rack(p) if p is not None else None) and view.table == game.table
         assert view.rack_sizes == game.rack_sizes() and view.pool_size == game.pool_size
         draw = view.history[0]
         assert draw["type"] == "draw" and draw["count"] == 1
         assert ("tiles" in draw) == (p == drawer)
-        text = json.dumps([dataclasses.asdict(view)[k] for k in ("history", "rack_sizes", "opened")])
+        text = view.to_json()
         for other in range(3):
             if other != p:
                 assert str(game.rack(other)) not in text
-        assert not any(isinstance(v, (list, tuple)) and len(v) == game.pool_size and v
-                       for v in dataclasses.asdict(view).values() if not isinstance(v, str))
     with pytest.raises(dataclasses.FrozenInstanceError):
         game.view(0).pool_size = 0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        game.view(0).history[0]["count"] = 5  # type: ignore[index]
     assert game.view(game.current_player).is_my_turn and game.view(game.current_player).can_draw
 
 
@@ -304,8 +366,8 @@ def test_views_hide_other_racks_and_the_pool() -> None:
 
 def scripted_game() -> Game:
     game = opened_game()
-    game.play("B3 B4 B5 B6 | K8 B8 O8 R8 | O11 O12 O13")
-    game.draw()
+    game.apply("play B3 B4 B5 B6 | K8 B8 O8 R8 | O11 O12 O13")
+    game.apply("draw")
     return game
 
 
@@ -316,7 +378,7 @@ def test_record_round_trip() -> None:
     assert replayed._snapshot() == game._snapshot()
     assert replayed.to_json() == text
     seeded = Game.new(players=3, preset="sabra", seed=12)
-    seeded.draw(); seeded.draw()
+    seeded.apply("draw"); seeded.apply("draw")
     again = Game.from_json(seeded.to_json())
     assert again._snapshot() == seeded._snapshot() and again.seed == 12
 
@@ -372,16 +434,16 @@ def test_shared_win_fractions_in_the_record() -> None:
     rules = TINY.replace(max_players=2)
     game = tiny_game(racks, full_tiny_pool(racks, rules), rules)
     while game.pool_size:
-        game.draw()
+        game.apply("draw")
     while not game.is_over:
-        game.pass_turn()
+        game.apply("pass")
     assert game.outcome is not None and sum(game.outcome.scores) == 0
     assert all(isinstance(s, Fraction) for s in game.outcome.scores)
     assert Game.from_json(game.to_json()).outcome == game.outcome
 
 
 def test_a_bot_plays_from_its_view_only() -> None:
-    """The bot path: read game.view(player), answer with a whole table, "draw" or "pass"."""
+    """The bot path: read game.view(player), answer with an Action (a Play from the search is one)."""
     search = pytest.importorskip("rummikub.search")
     game = Game.new(players=3, preset="digital", seed=17)
     while not game.is_over and game.turn < 400:
@@ -389,21 +451,33 @@ def test_a_bot_plays_from_its_view_only() -> None:
         assert view.is_my_turn
         play = search.solve(view.table, view.rack, rules=view.rules, opened=view.has_opened)
         if play is not None:
-            game.apply(play.table, player=view.player)
+            assert play in game.legal_actions()
+            game.apply(play, player=view.player)
         else:
-            game.apply("draw" if view.can_draw else "pass", player=view.player)
+            game.apply(Action.draw() if view.can_draw else Action.pass_(), player=view.player)
     assert game.is_over and game.outcome is not None and sum(game.outcome.scores) == 0
     assert Game.from_json(game.to_json()).outcome == game.outcome
 
 
-def test_game_plays_lists_legal_plays() -> None:
-    pytest.importorskip("rummikub.search")
-    game = opened_game()
-    found = list(game.plays())
-    assert found, "Ada can add B3 and B8"
-    for play in found[:50]:
-        snapshot = game._snapshot()
-        from rummikub.legality import check_turn
+def test_legal_actions_list_the_legal_plays_then_the_draw() -> None:
+    from rummikub.legality import check_turn
 
+    game = opened_game()
+    legal = game.legal_actions()
+    found = list(legal)
+    assert len(found) == len(legal) == legal.count() > 1, "Ada can add B3 and B8"
+    assert found[-1] == Action.draw() and Action.pass_() not in legal
+    for play in found[:-1]:
+        snapshot = game._snapshot()
+        assert play.kind.value == "play" and play in legal
+        assert play.table is not None
         assert check_turn(game.table, game.rack(0), play.table, rules=game.rules, opened=True) == play.tiles
         assert game._snapshot() == snapshot
+    # any legal arrangement is `in`, whether or not iteration yields it; an illegal one is not
+    assert Action.play("B3 B4 B5 B6 | K8 O8 R8 | O11 O12 O13") in legal
+    assert Action.play("B4 B5 B6 | K8 O8 R8 | O11 O12 O13") not in legal
+    assert "draw" not in legal  # only Actions
+    copy = game.copy()
+    copy.apply(found[0])
+    assert game._snapshot() != copy._snapshot() and game.turn + 1 == copy.turn
+    assert Game.from_json(game.to_json())._snapshot() == game._snapshot()

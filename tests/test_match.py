@@ -13,7 +13,7 @@ from rummikub.scoring import Outcome, Termination
 def finish_by_drawing(game: Game) -> None:
     """Plays a game to its end with draws and passes only (the pool runs out, then everybody passes)."""
     while not game.is_over:
-        game.draw() if game.pool_size else game.pass_turn()
+        game.apply("draw" if game.pool_size else "pass")
 
 
 def play_match(match: Match) -> None:

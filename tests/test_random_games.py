@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from rummikub import (
+    Action,
     SearchLimitError,
     Game,
     Meld,
@@ -179,17 +180,17 @@ def try_illegal(game: Game, rng: random.Random) -> None:
             game.commit()
         elif kind == 2 and len(game.table):  # a table set back to the rack
             expected = {"table_tile_removed", "joker_kept"}
-            game.play(Table(list(game.table)[1:]))
+            game.apply(Action.play(Table(list(game.table)[1:])))
         elif kind == 3:  # a set holding a tile that is not in the rack
             number = rng.randrange(1, game.rules.numbers + 1)
             meld = Meld.group(number, [0, 1, 2], rules=game.rules)
             if meld.tileset() <= rack:
                 meld = Meld.group(number, [0, 1, 2, 3][: game.rules.colours], rules=game.rules)
             expected = {"not_in_rack"} if not meld.tileset() <= rack else {"not_in_rack", "opening_too_low"}
-            game.play(Table([*game.table, meld]))
+            game.apply(Action.play(Table([*game.table, meld])))
         else:  # rearranging without a rack tile (or changing nothing)
             expected = {"no_rack_tile"}
-            game.play(Table(list(reversed(game.table))))
+            game.apply(Action.play(Table(list(reversed(game.table)))))
     except IllegalMoveError as exc:
         assert exc.reason in expected, (exc.reason, str(exc))
     else:
@@ -215,11 +216,12 @@ def play_random_game(preset: str, players: int, seed: int, *, illegal_rate: floa
             if rng.random() < 0.5 and len(game.rack(game.current_player)):
                 game.draft.place(rng.choice(list(game.rack(game.current_player))))
             clock.now += rules.turn_seconds + 1
-            if rng.random() < 0.5:
+            if rng.random() < 0.5:  # an action after the deadline is refused and changes nothing
+                before = game._snapshot()
                 with pytest.raises(TurnTimeoutError):
-                    game.draw() if game.pool_size else game.pass_turn()
-            else:
-                assert game.check_clock() is not None
+                    game.apply(Action.draw() if game.pool_size else Action.pass_())
+                assert game._snapshot() == before
+            assert game.advance_clock() is not None
             check_invariants(game)
             continue
         if rng.random() < illegal_rate:
@@ -239,17 +241,18 @@ def play_random_game(preset: str, players: int, seed: int, *, illegal_rate: floa
                     assert not game.draft.started
                     for _ in range(steps):
                         game.draft.redo()
-                played = game.commit()
+                game.commit()
             else:
                 if game.draft.started:
                     game.draft.reset()
-                played = game.play(target)
+                game.apply(Action.play(target))
+            played = TileSet.parse(game.history()[-1]["played"])
             assert game.table == target and played <= rack_before
             assert game.rack(mover) == rack_before - played and game.opened(mover)
         elif game.pool_size:
-            game.draw()
+            game.apply(Action.draw())
         else:
-            game.pass_turn()
+            game.apply(Action.pass_())
         clock.now += 1
         check_invariants(game)
     outcome = game.outcome
@@ -266,22 +269,21 @@ def build_in_draft(game: Game, target: Table) -> bool:
     the draft from rack tiles and from tiles moved out of the old sets (which disappear once empty).
     Returns True when the draft then reads as ``target``."""
     draft = game.draft
-    old = len(draft)  # the old sets come first; target sets are built after them
+    old = list(draft.ids)  # the old sets come first; target sets are built after them
     to_place = Counter(target.tiles() - game.table.tiles())
     for meld in target:
-        building = False
+        where: str | None = None  # None: the first tile starts a new set at the end
         for tile in meld.tiles:
-            where = len(draft) - 1 if building else None
             if to_place[tile] > 0:
                 to_place[tile] -= 1
-                draft.place(tile, where)
+                where = draft.place(tile, where)
             else:
-                source = next(i for i in range(old) if tile in draft.sets[i])
-                emptied = len(draft.sets[source]) == 1
-                draft.move(tile, source, where)
-                old -= emptied
-            building = True
-    assert old == 0 and draft.rack == game.rack(game.current_player) - (target.tiles() - game.table.tiles())
+                source = next(i for i in old if tile in draft[i])
+                if len(draft[source]) == 1:
+                    old.remove(source)  # emptied: it disappears
+                where = draft.move(tile, source, where)
+        assert draft.ids[-1] == where
+    assert not old and draft.rack == game.rack(game.current_player) - (target.tiles() - game.table.tiles())
     return draft.valid and draft.to_table() == target
 
 
@@ -362,6 +364,10 @@ def test_golden_transcripts(preset: str, players: int, seed: int, rate: float | 
     game = Game.from_record(data["record"])
     assert _final_state(game) == data["final"]
     assert game.record == data["record"]
+    # the same game as a version 1 record (no deadline) still replays
+    old = dict(data["record"], format="rummikub-game/1")
+    del old["deadline"]
+    assert Game.from_record(old).record == data["record"]
     # the same seed still deals the same game
     assert Game.new(players, preset=preset, seed=seed, clock=FakeClock()).record["deal"] == data["record"]["deal"]
     # a transcript with one event removed no longer replays

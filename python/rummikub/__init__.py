@@ -29,19 +29,23 @@ from ._errors import (
     TileCountError,
 )
 from .meld import Meld, MeldKind, Table
-from .draft import Draft
-from .game import Game, PlayerView, TurnTimeoutError
+from .action import Action, ActionKind
+from .game import Draft, Game, LegalActions, PlayerView, TurnTimeoutError
 from .legality import Reason, check_turn
 from .match import Match
 from .scoring import Outcome, Termination, score_game
 from .search import LegalPlays, Play, SearchStats, arrange, plays, solve, solve_batch
-from .rules import PRESETS, RuleSet
+from .rules import DEFAULT_PRESET, PRESETS, RuleSet
 from .tiles import JOKER, Colour, Tile, TileSet
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Action",
+    "ActionKind",
     "Colour",
+    "DEFAULT_PRESET",
+    "LegalActions",
     "Draft",
     "Game",
     "Match",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TextIO
 
-from ._errors import IllegalMoveError, RummikubError, SearchLimitError
+from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError
 from .bots import BotLike, fallback, get_bot
 from .game import Game
 from .rules import PRESETS, RuleSet
@@ -117,9 +117,9 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str
             action = fallback(view)
         try:
             game.apply(action, p)
-        except IllegalMoveError:
+        except (IllegalMoveError, InvalidNotationError):  # refused or not an action: the turn is a draw
             illegal[p] += 1
-            game.apply("draw" if game.pool_size else "pass", p)
+            game.apply(fallback(view), p)
     outcome = game.outcome
     assert outcome is not None
     return GameResult(index=index, seed=deal_seed, seats=seats, winners=outcome.winners, scores=outcome.scores,

@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     from .arena import add_arena_parser
 
     add_arena_parser(sub)
+    from .replay import add_replay_parser
+
+    add_replay_parser(sub)
     from .server.cli import add_serve_parser
 
     add_serve_parser(sub)
@@ -77,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RummikubError as exc:
             print(f"rummikub {args.command}: {exc}", file=sys.stderr)
             return 1
+    if args.command == "replay":
+        return int(args.func(args))
     raise AssertionError(args.command)  # pragma: no cover - argparse allows only the commands above
 
 

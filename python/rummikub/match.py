@@ -22,6 +22,7 @@ from typing import Any
 
 from ._errors import InvalidRecordError, RummikubError
 from .game import Clock, Game, load_record_json
+from .rules import DEFAULT_PRESET
 from .rules import RuleSet
 
 __all__ = ["Match", "MATCH_FORMAT"]
@@ -38,7 +39,7 @@ class Match:
     for first player and each later game starts one seat further clockwise, with ``"draw"`` every game draws.
     """
 
-    def __init__(self, players: int = 4, preset: str = "classic", seed: int | None = None, *, rounds: int = 1,
+    def __init__(self, players: int = 4, preset: str = DEFAULT_PRESET, seed: int | None = None, *, rounds: int = 1,
                  rules: RuleSet | None = None, clock: Clock | None = None, **overrides: Any) -> None:
         base = rules if rules is not None else RuleSet.preset(preset)
         if overrides:

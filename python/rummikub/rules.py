@@ -63,7 +63,7 @@ from typing import Any, Literal
 from . import _core
 from ._errors import RummikubError
 
-__all__ = ["RuleSet", "PRESETS", "JokerRetrieval", "MatchWinner", "FirstPlayer"]
+__all__ = ["RuleSet", "PRESETS", "DEFAULT_PRESET", "JokerRetrieval", "MatchWinner", "FirstPlayer"]
 
 JokerRetrieval = Literal["replace", "replace_from_rack", "free"]
 MatchWinner = Literal["game_wins", "points"]
@@ -203,3 +203,6 @@ PRESETS: dict[str, RuleSet] = {
     "large": _STANDARD.replace(name="large", copies=3, jokers=4, max_players=6),
 }
 """The presets of RULES.md §12 by name, plus ``standard`` (the untimed 106-tile game)."""
+
+DEFAULT_PRESET = "standard"
+"""The preset a new game uses unless told otherwise (untimed)."""

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from .action import Action
 from ._errors import InvalidNotationError, RummikubError, SearchLimitError, TileCountError
 from .meld import Table, _melds_of_codes, _table_codes
 from .rules import RuleSet
@@ -53,9 +54,10 @@ class SearchStats:
     runs: int = 0
 
 
-@dataclass(frozen=True)
-class Play:
-    """A legal play: the rack tiles placed and the whole new table.
+@dataclass(frozen=True, eq=False)
+class Play(Action):
+    """A legal play: the rack tiles placed and the whole new table. An :class:`~rummikub.Action` (kind play,
+    compared as actions are: by the new table), so ``game.apply(solve(...))`` works.
 
     ``value`` is the face value of the placed tiles, each joker counting the number it stands for.
     ``stats`` are the work counters of the search that found it.
@@ -65,9 +67,6 @@ class Play:
     table: Table
     value: int
     stats: SearchStats = field(default=SearchStats(), compare=False, repr=False)
-
-    def __str__(self) -> str:
-        return f"play {self.tiles} -> {self.table}"
 
 
 def _rules(rules: RuleSet | None) -> RuleSet:

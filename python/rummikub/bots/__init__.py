@@ -1,8 +1,9 @@
 """Computer players: the :class:`Bot` interface, three built-in strengths and a registry.
 
 A bot sees only its own player's :class:`~rummikub.game.PlayerView` (its rack, the table, how many tiles the
-others and the pool hold, who has opened, the public history) and answers with a :data:`Turn`: the whole new
-table (which must hold every table tile plus the rack tiles it plays), ``"draw"`` or ``"pass"``.
+others and the pool hold, who has opened, the public history) and answers with an :class:`~rummikub.Action`: a
+play (the whole new table, which must hold every table tile plus the rack tiles it plays; a
+:class:`~rummikub.Play` from the search is one), a draw or a pass.
 
 =========== =====================================================================================
 ``easy``    a beginner: new sets from its own rack only, never touches the table, opens when it can,
@@ -31,24 +32,22 @@ import abc
 import importlib
 import random
 from collections.abc import Callable
-from typing import Literal, Protocol, Union, runtime_checkable
+from typing import Protocol, Union, runtime_checkable
 
 from .._errors import RummikubError
+from ..action import Action
 from ..game import PlayerView
-from ..meld import Table
+from ..tiles import TileSet
 
-__all__ = ["Bot", "BotLike", "Turn", "BOTS", "get_bot", "register_bot", "bot_names", "fallback"]
-
-Turn = Union[Table, Literal["draw", "pass"]]
-"""A bot's answer: the whole new table (a play), ``"draw"`` or ``"pass"`` (only with an empty pool)."""
+__all__ = ["Bot", "BotLike", "BOTS", "get_bot", "register_bot", "bot_names", "fallback", "own_rack"]
 
 
 @runtime_checkable
 class BotLike(Protocol):
-    """Anything with ``choose(view) -> Turn`` can sit at the table (the arena only calls ``choose``)."""
+    """Anything with ``choose(view) -> Action`` can sit at the table (the arena only calls ``choose``)."""
 
-    def choose(self, view: PlayerView) -> Turn:
-        """The turn to play from this view."""
+    def choose(self, view: PlayerView) -> Action:
+        """The action to take from this view."""
         ...
 
 
@@ -71,21 +70,28 @@ class Bot(abc.ABC):
         self.rng = random.Random(seed)
 
     @abc.abstractmethod
-    def choose(self, view: PlayerView) -> Turn:
-        """The turn to play: a whole new table, ``"draw"`` or ``"pass"``. ``view`` is the bot's own view."""
+    def choose(self, view: PlayerView) -> Action:
+        """The action to take (a play, a draw or a pass). ``view`` is the bot's own view."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"
 
 
-def fallback(view: PlayerView) -> Turn:
-    """What to do without a play: ``"draw"`` while the pool holds tiles, else ``"pass"``.
+def fallback(view: PlayerView) -> Action:
+    """What to do without a play: a draw while the pool holds tiles, else a pass.
 
     >>> from rummikub import Game
     >>> fallback(Game.new(players=2, seed=1).view(0))
-    'draw'
+    Action.draw()
     """
-    return "draw" if view.pool_size > 0 else "pass"
+    return Action.draw() if view.pool_size > 0 else Action.pass_()
+
+
+def own_rack(view: PlayerView) -> TileSet:
+    """The rack of the player whose view this is (a spectator's view has none: :class:`RummikubError`)."""
+    if view.rack is None:
+        raise RummikubError("a bot plays from a player's view; a spectator's view has no rack")
+    return view.rack
 
 
 BotFactory = Callable[[Union[int, None]], BotLike]

@@ -7,17 +7,18 @@ as soon as its rack holds an opening, and after opening it overlooks each rack t
 >>> from rummikub import Game
 >>> game = Game.new(players=2, preset="classic", seed=4)
 >>> turn = EasyBot(seed=1).choose(game.view(game.current_player))
->>> turn == "draw" or len(turn) > 0
+>>> turn.kind.value in ("play", "draw")
 True
 """
 
 from __future__ import annotations
 
+from ..action import Action
 from ..game import PlayerView
 from ..meld import Table
 from ..search import solve
 from ..tiles import TileSet
-from . import Bot, Turn, fallback
+from . import Bot, fallback, own_rack
 
 __all__ = ["EasyBot"]
 
@@ -31,9 +32,9 @@ class EasyBot(Bot):
         super().__init__(seed)
         self.overlook = overlook
 
-    def choose(self, view: PlayerView) -> Turn:
+    def choose(self, view: PlayerView) -> Action:
         """New melds from the rack (most tiles among the tiles it noticed) added to the unchanged table."""
-        rack = view.rack
+        rack = own_rack(view)
         opened = view.has_opened
         if opened:
             # A beginner does not see every combination: some tiles go unnoticed this turn.
@@ -45,4 +46,4 @@ class EasyBot(Bot):
         play = solve(Table(), seen, rules=view.rules, opened=opened)
         if play is None:
             return fallback(view)
-        return view.table + play.table
+        return Action.play(view.table + play.table)

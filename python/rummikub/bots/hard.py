@@ -20,7 +20,7 @@ rule variant (opening threshold, jokers in the opening, joker retrieval).
 >>> from rummikub import Game
 >>> game = Game.new(players=2, preset="sabra", seed=4)
 >>> turn = HardBot(seed=1).choose(game.view(game.current_player))
->>> turn == "draw" or len(turn) > 0
+>>> turn.kind.value in ("play", "draw")
 True
 """
 
@@ -31,11 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ..action import Action
 from ..game import PlayerView
 from ..meld import Table
 from ..search import plays, solve, solve_batch
 from ..tiles import Tile, TileSet
-from . import Bot, Turn, fallback
+from . import Bot, fallback, own_rack
 
 __all__ = ["HardBot", "HardWeights"]
 
@@ -86,10 +87,10 @@ class HardBot(Bot):
 
     # ---- the turn --------------------------------------------------------------------------------------
 
-    def choose(self, view: PlayerView) -> Turn:
-        """The best-scored candidate (a play's whole table, or a draw/pass)."""
+    def choose(self, view: PlayerView) -> Action:
+        """The best-scored candidate (a play, or a draw/pass)."""
         rules = view.rules
-        rack = view.rack
+        rack = own_rack(view)
         if not view.has_opened:
             return self._open(view)
         tables: dict[TileSet, Table] = {}
@@ -117,7 +118,7 @@ class HardBot(Bot):
         if not played:
             return fallback(view)
         if played[0] == rack:
-            return table_of(played[0])  # going out wins the game
+            return Action.play(table_of(played[0]))  # going out wins the game
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
@@ -139,11 +140,11 @@ class HardBot(Bot):
             if len(top) > 1:
                 top = self._charge_threats(view, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        return fallback(view) if best[2] is None else table_of(best[2])
+        return fallback(view) if best[2] is None else Action.play(table_of(best[2]))
 
-    def _open(self, view: PlayerView) -> Turn:
+    def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
-        rules, rack = view.rules, view.rack
+        rules, rack = view.rules, own_rack(view)
         best = solve(view.table, rack, rules=rules, opened=False)
         if best is None:
             return fallback(view)
@@ -151,8 +152,8 @@ class HardBot(Bot):
             plain = _without_jokers(rack)
             alt = solve(view.table, plain, rules=rules, opened=False) if plain else None
             if alt is not None and len(best.tiles) - len(alt.tiles) < 1 + self.weights.joker:
-                return alt.table
-        return best.table
+                return alt
+        return best
 
     # ---- evaluation ------------------------------------------------------------------------------------
 

@@ -4,16 +4,17 @@ of the table). Deterministic: the seed is accepted for the common interface and 
 >>> from rummikub import Game
 >>> game = Game.new(players=2, preset="digital", seed=4)
 >>> turn = MediumBot().choose(game.view(game.current_player))
->>> turn == "draw" or len(turn) > 0
+>>> turn.kind.value in ("play", "draw")
 True
 """
 
 from __future__ import annotations
 
 from .._errors import SearchLimitError
+from ..action import Action
 from ..game import PlayerView
 from ..search import Objective, solve
-from . import Bot, Turn, fallback
+from . import Bot, fallback, own_rack
 
 __all__ = ["MediumBot"]
 
@@ -27,11 +28,11 @@ class MediumBot(Bot):
         super().__init__(seed)
         self.objective: Objective = objective
 
-    def choose(self, view: PlayerView) -> Turn:
+    def choose(self, view: PlayerView) -> Action:
         """The search's best play, or a draw (a pass with an empty pool) when no rack tile fits or the position
         is past the search's state limit."""
         try:
-            play = solve(view.table, view.rack, rules=view.rules, opened=view.has_opened, objective=self.objective)
+            play = solve(view.table, own_rack(view), rules=view.rules, opened=view.has_opened, objective=self.objective)
         except SearchLimitError:
             return fallback(view)
-        return fallback(view) if play is None else play.table
+        return fallback(view) if play is None else play

@@ -49,9 +49,9 @@ class Settings:
     bot_delay: float = 0.6
     """Seconds a bot waits before it moves (so people can follow; 0 in tests)."""
     clock: engine.Clock = time.time
-    rate: float = 10.0
+    rate: float = 20.0
     """Messages per second a connection may send (sustained)..."""
-    burst: int = 30
+    burst: int = 60
     """...and at once."""
     max_rooms: int = 20_000
     """Rooms held in memory at most; creating more is refused."""
