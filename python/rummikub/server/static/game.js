@@ -9,7 +9,7 @@ import {
 } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
-const CHECK_DELAY_MS = 200;
+const CHECK_DELAY_MS = 150;
 
 // ---- where we are: /room/<id>#seat=N&key=K or #watch ------------------------------------------------------
 
