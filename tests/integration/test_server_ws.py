@@ -4,6 +4,7 @@ hints, the turn clock, external bots, the next game of a match and a rematch."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from tests.integration.server_support import client, hello, make_room, my_move, next_of, play_to_end, \
     wait_turn_or_end
@@ -29,8 +30,10 @@ def test_ai_room_starts_at_once_and_plays_to_the_end_then_next_game_and_rematch(
             assert second["room"]["status"] == "playing" and second["room"]["match"]["game"] == 2
             assert second["view"]["turn"] == 0 or second["view"]["history"]
             ws.send_json({"type": "next_game"})  # the second game is not over
-            assert next_of(ws, "error")["code"] == "not_now"
-            end2 = play_to_end(ws, second)
+            seen: list[dict[str, Any]] = []
+            assert next_of(ws, "error", seen)["code"] == "not_now"
+            latest = [m for m in seen if m["type"] == "state"]
+            end2 = play_to_end(ws, latest[-1] if latest else second)
             assert end2["room"]["status"] == "match_over" and end2["room"]["match"]["over"]
             assert end2["room"]["match"]["games_played"] == 2 and end2["room"]["match"]["winners"]
             ws.send_json({"type": "rematch"})

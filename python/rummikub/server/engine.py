@@ -19,16 +19,17 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .._errors import IllegalMoveError, InvalidNotationError, RummikubError
+from .._errors import IllegalMoveError, InvalidNotationError
+from ..action import Action
 from ..bots import BotLike, get_bot
-from ..game import Game, table_to_text
-from ..legality import Reason, check_turn
+from ..game import Draft, Game
+from ..legality import Reason
 from ..match import MATCH_FORMAT, Match
-from ..meld import Meld, Table
+from ..meld import Table
 from ..rules import PRESETS, RuleSet
 from ..tiles import TileSet
 
-__all__ = ["Clock", "rules_from_json", "new_match", "match_header", "match_from_parts", "game_record",
+__all__ = ["Clock", "rules_from_json", "new_match", "match_header", "match_from_parts", "game_header",
            "apply_action", "view_dict", "spectator_dict", "deadline", "advance_clock", "check_draft",
            "hint_position", "solve_hint", "make_bot", "bot_action", "public_record", "full_record",
            "event_count", "events_since", "turn_of", "scores", "BOT_KINDS"]
@@ -77,9 +78,13 @@ def match_from_parts(header: Mapping[str, Any], games: Sequence[str], clock: Clo
     return Match.from_record(record, clock=clock)
 
 
-def game_record(game: Game) -> str:
-    """The game's whole record as JSON text (what the store keeps after every turn)."""
-    return game.to_json()
+def game_header(game: Game) -> str:
+    """The game's record without its events, outcome and deadline (stored once, when the game starts; the
+    store adds the events and the deadline as turns are played)."""
+    record = game.record
+    for name in ("events", "outcome", "deadline"):
+        record.pop(name, None)
+    return json.dumps(record)
 
 
 def turn_of(game: Game) -> int:
@@ -89,96 +94,54 @@ def turn_of(game: Game) -> int:
 
 def event_count(game: Game) -> int:
     """How many events ``game`` has recorded (each turn, timeouts included, records one)."""
-    return len(game._events)
+    return len(game._events)  # the length only: history() would copy every event
 
 
 def events_since(game: Game, start: int) -> list[dict[str, Any]]:
     """The full events from number ``start`` on (drawn tiles included: for the store only, never a client)."""
-    return [dict(e) for e in game._events[start:]]
+    return game.history()[start:]
 
 
 def apply_action(game: Game, seat: int, action: Mapping[str, Any]) -> None:
-    """Applies a client's action JSON for ``seat``; raises :class:`IllegalMoveError` (game unchanged)."""
-    kind = action.get("kind")
-    if kind == "play":
-        table = action.get("table")
-        if not isinstance(table, str):
-            raise IllegalMoveError("a play needs the whole new table as notation", Reason.INVALID_SET.value)
-        game.play(table, seat)
-    elif kind == "draw":
-        game.draw(seat)
-    elif kind == "pass":
-        game.pass_turn(seat)
-    else:
-        raise InvalidNotationError(f"unknown action kind {_short(kind)}")
-
-
-def _view_json(game: Game, player: int | None) -> dict[str, Any]:
-    if player is None:
-        history = [_hide_draw(e) for e in game.history()]
-        rack = None
-    else:
-        history = game.history(player)
-        rack = str(game.rack(player))
-    outcome = game.outcome
-    return {"version": 1, "player": player, "players": game.players, "rules": game.rules.to_dict(),
-            "turn": game.turn, "current_player": game.current_player, "rack": rack,
-            "table": table_to_text(game.table), "rack_sizes": list(game.rack_sizes()), "pool_size": game.pool_size,
-            "opened": [game.opened(p) for p in range(game.players)], "history": history,
-            "deadline": deadline(game), "outcome": outcome.to_dict() if outcome else None}
-
-
-def _hide_draw(event: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(event)
-    if out.get("type") == "draw":
-        out["count"] = len(out.pop("tiles"))
-    return out
+    """Applies a client's action JSON for ``seat``; raises :class:`IllegalMoveError` (or
+    :class:`InvalidNotationError`) and leaves the game unchanged when it is refused."""
+    game.apply(Action.from_dict(action, game.rules), seat)
 
 
 def view_dict(game: Game, seat: int) -> dict[str, Any]:
     """The observation JSON of ``seat``: its own rack and the public information."""
-    return _view_json(game, seat)
+    return game.view(seat).to_dict()
 
 
 def spectator_dict(game: Game) -> dict[str, Any]:
     """The spectator's observation JSON: public information only (no rack)."""
-    return _view_json(game, None)
+    return game.spectator_view().to_dict()
 
 
 def deadline(game: Game) -> float | None:
     """The absolute time (seconds of the game's clock) the current turn ends, or None without a clock."""
-    if game.is_over or game.rules.turn_seconds is None or game._turn_started is None:
-        return None
-    return game._turn_started + float(game.rules.turn_seconds)
+    return game.deadline
 
 
 def advance_clock(game: Game, now: float) -> dict[str, Any] | None:
     """Applies the timeout if the turn's time is over at ``now``; the event, or None."""
-    del now  # the game reads its own clock
-    return game.check_clock()
+    return game.advance_clock(now)
 
 
 def check_draft(game: Game, seat: int, draft: Mapping[str, Any]) -> dict[str, Any]:
-    """The check answer for a draft JSON of ``seat``'s current turn (untimed, never penalised)."""
-    if game.is_over or seat != game.current_player or draft.get("turn") != game.turn:
-        return {"legal": False, "problems": [{"set": None, "code": "stale_draft",
-                                              "message": "this draft is not for the current turn"}],
-                "opening_points": None}
-    problems: list[dict[str, Any]] = []
-    melds: list[Meld] = []
-    for s in draft.get("sets", []):
-        try:
-            melds.append(Meld.parse(s["tiles"], game.rules))
-        except RummikubError as exc:
-            problems.append({"set": s["id"], "code": getattr(exc, "reason", "invalid_set"), "message": str(exc)})
-    opened = game.opened(seat)
-    points = None if opened else sum(m.value for m in melds if TileSet(m.tiles) <= game.rack(seat))
-    if not problems:
-        try:
-            check_turn(game.table, game.rack(seat), Table(melds), rules=game.rules, opened=opened)
-        except RummikubError as exc:
-            problems.append({"set": None, "code": getattr(exc, "reason", "illegal"), "message": str(exc)})
-    return {"legal": not problems, "problems": problems, "opening_points": points}
+    """The check answer for a draft JSON of ``seat``'s current turn (untimed, never penalised).
+
+    The draft is read against the seat's own view, so a check never tells one seat anything about another
+    seat's rack. On the seat's own turn the draft becomes the game's draft: when the time runs out, a started
+    move is then a failed move (RULES.md section 9), as at a real table."""
+    if draft.get("player") != seat:
+        raise IllegalMoveError(f"the draft is player {draft.get('player')!r}'s, not seat {seat}'s",
+                               Reason.NOT_YOUR_TURN.value)
+    checked = Draft.from_dict(game.view(seat), draft)
+    answer = checked.check()
+    if seat == game.current_player and not game.is_over:
+        game._draft = Draft.from_dict(game, draft)  # the move in progress, for the timeout rule
+    return answer
 
 
 def hint_position(game: Game, seat: int) -> tuple[Table, TileSet, RuleSet, bool] | None:
@@ -194,9 +157,7 @@ def solve_hint(position: tuple[Table, TileSet, RuleSet, bool]) -> dict[str, Any]
 
     table, rack, rules, opened = position
     play = solve(table, rack, rules=rules, opened=opened)
-    if play is None:
-        return None
-    return {"kind": "play", "table": table_to_text(play.table)}
+    return None if play is None else play.to_dict()
 
 
 def make_bot(kind: str, seed: int) -> BotLike:
@@ -209,19 +170,14 @@ def bot_action(bot: BotLike, game: Game, seat: int) -> Callable[[], dict[str, An
     view = game.view(seat)
 
     def choose() -> dict[str, Any]:
-        turn = bot.choose(view)
-        if isinstance(turn, Table):
-            return {"kind": "play", "table": table_to_text(turn)}
-        return {"kind": str(turn)}
+        return bot.choose(view).to_dict()
 
     return choose
 
 
 def public_record(game: Game) -> dict[str, Any]:
-    """What a spectator saw of ``game``: rules, players, public events, outcome; no racks, pool or seed."""
-    outcome = game.outcome
-    return {"rules": game.rules.to_dict(), "players": game.players,
-            "events": [_hide_draw(e) for e in game.history()], "outcome": outcome.to_dict() if outcome else None}
+    """What a spectator saw of ``game``: no racks, no pool order, no seed."""
+    return game.public_record()
 
 
 def full_record(game: Game) -> dict[str, Any]:

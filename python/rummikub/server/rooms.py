@@ -137,6 +137,7 @@ class Room:
         self.bots: dict[int, BotLike] = {}
         self.conns: set[Conn] = set()
         self.lock = asyncio.Lock()
+        self.game_saved = match is not None and match.current_game is not None  # its header is in the store
         self.saved_events = 0 if match is None or match.current_game is None else \
             engine.event_count(match.current_game)
         self._timer: asyncio.Task[None] | None = None
@@ -248,6 +249,10 @@ class Room:
             game = self.game
             if game is None or self.status != PLAYING:
                 raise RoomError("not_playing", f"the room is {self.status}, not playing")
+            if engine.advance_clock(game, self.hub.settings.clock()) is not None:  # the time ran out first
+                await self._committed()
+                raise RoomError("illegal", "the turn's time ran out before the action; the timeout was applied",
+                                reason="turn_timeout")
             before = engine.event_count(game)
             refused: RoomError | None = None
             try:
@@ -292,6 +297,7 @@ class Room:
                                            f"(the room is {self.status})")
             self.match.next_game()
             self.saved_events = 0
+            self.game_saved = False
             await self._persist(self._save_game() + [SetStatus(self.id, PLAYING)], status=PLAYING)
             self.broadcast()
             self._schedule()
@@ -314,15 +320,18 @@ class Room:
         self.match_no += 1
         self.match.next_game()
         self.saved_events = 0
+        self.game_saved = False
         self.status = PLAYING
         header = json.dumps(engine.match_header(self.match))
         return [StartMatch(self.id, self.match_no, header), *self._save_game(), SetStatus(self.id, PLAYING)]
 
     def _save_game(self) -> list[Write]:
+        """The write that stores the current game's events since the last save (its header at its start)."""
         game = self.game
         assert game is not None
+        header = None if self.game_saved else engine.game_header(game)
         events = engine.events_since(game, self.saved_events)
-        return [SaveGame(self.id, self.match_no, self.game_no, engine.game_record(game), engine.event_count(game),
+        return [SaveGame(self.id, self.match_no, self.game_no, header, engine.deadline(game),
                          tuple((self.saved_events + i + 1, json.dumps(e)) for i, e in enumerate(events)))]
 
     def _status_now(self) -> str:
@@ -346,6 +355,7 @@ class Room:
             self.status = status
         game = self.game
         self.saved_events = 0 if game is None else engine.event_count(game)
+        self.game_saved = game is not None
 
     async def _committed(self) -> None:
         """After a turn: store it (with the room's new status), tell everyone, reschedule clock and bots."""
@@ -363,7 +373,7 @@ class Room:
             return
         fresh = self.hub.room_from_stored(stored)
         self.status, self.match_no, self.match, self.joined = fresh.status, fresh.match_no, fresh.match, fresh.joined
-        self.saved_events = fresh.saved_events
+        self.saved_events, self.game_saved = fresh.saved_events, fresh.game_saved
 
     # ---- the clock and the bots ----------------------------------------------------------------------------
 
@@ -420,12 +430,14 @@ class Room:
             game = self.game
             if self.closed or game is None or self._turn_key() != turn:
                 return
-            try:
-                if action is None:
-                    raise RummikubError("no action")
-                engine.apply_action(game, seat, action)
-            except RummikubError:
-                if self._turn_key() == turn:
+            if engine.advance_clock(game, self.hub.settings.clock()) is None:  # else the bot ran out of time
+                try:
+                    if action is None:
+                        raise RummikubError("no action")
+                    engine.apply_action(game, seat, action)
+                except RummikubError:
+                    log.warning("room %s: bot %s answered %r, refused; it draws or passes", self.id,
+                                self.kinds[seat], action)
                     engine.apply_action(game, seat, {"kind": "draw" if game.pool_size else "pass"})
             await self._committed()
 
@@ -538,6 +550,7 @@ class Hub:
                 writes += room._start_match()
             await self.writer.write(*writes)
             room.saved_events = engine.event_count(room.game) if room.game is not None else 0
+            room.game_saved = room.game is not None
             self.rooms[room_id] = room
             room._schedule()
         return room, keys

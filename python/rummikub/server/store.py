@@ -18,6 +18,7 @@ queued up in a single transaction (a group commit: one fsync for many turns).
 from __future__ import annotations
 
 import asyncio
+import json
 import queue
 import sqlite3
 import threading
@@ -77,14 +78,14 @@ class StartMatch:
 
 @dataclass(frozen=True)
 class SaveGame:
-    """A game's whole record after a turn (or at its start), plus the events new since the last save, each
-    with its number in the game (1, 2, ...)."""
+    """A game's progress: its header when it starts (the record without events: rules, seed, deal), then
+    after every turn the new events (each with its number in the game, 1, 2, ...) and the turn's deadline."""
 
     room_id: str
     match_no: int
     game_no: int
-    record: str
-    turn: int
+    header: str | None
+    deadline: float | None
     events: tuple[tuple[int, str], ...] = ()
 
 
@@ -93,7 +94,8 @@ Write = Union[CreateRoom, SetStatus, SeatJoined, StartMatch, SaveGame]
 
 @dataclass
 class StoredRoom:
-    """A room as read back: configuration, status, seats, the current match's header and game records."""
+    """A room as read back: configuration, status, seats, the current match's header and its games' full
+    records (assembled from each game's header, its events and its deadline)."""
 
     room_id: str
     created: float
@@ -133,8 +135,8 @@ CREATE TABLE IF NOT EXISTS matches (
     room_id TEXT NOT NULL REFERENCES rooms(id), match_no INTEGER NOT NULL, header TEXT NOT NULL,
     PRIMARY KEY (room_id, match_no));
 CREATE TABLE IF NOT EXISTS games (
-    room_id TEXT NOT NULL, match_no INTEGER NOT NULL, game_no INTEGER NOT NULL, record TEXT NOT NULL,
-    turn INTEGER NOT NULL, PRIMARY KEY (room_id, match_no, game_no),
+    room_id TEXT NOT NULL, match_no INTEGER NOT NULL, game_no INTEGER NOT NULL, header TEXT NOT NULL,
+    deadline REAL, events INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room_id, match_no, game_no),
     FOREIGN KEY (room_id, match_no) REFERENCES matches(room_id, match_no));
 CREATE TABLE IF NOT EXISTS turns (
     room_id TEXT NOT NULL, match_no INTEGER NOT NULL, game_no INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -191,12 +193,23 @@ class SQLiteStore:
             db.execute("INSERT INTO matches (room_id, match_no, header) VALUES (?, ?, ?)",
                        (w.room_id, w.match_no, w.header))
             db.execute("UPDATE rooms SET match_no = ? WHERE id = ?", (w.match_no, w.room_id))
+        elif w.header is not None:
+            db.execute("INSERT INTO games (room_id, match_no, game_no, header, deadline, events) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (w.room_id, w.match_no, w.game_no, w.header, w.deadline, len(w.events)))
+            SQLiteStore._turns(db, w)
         else:
-            db.execute("INSERT INTO games (room_id, match_no, game_no, record, turn) VALUES (?, ?, ?, ?, ?) "
-                       "ON CONFLICT (room_id, match_no, game_no) DO UPDATE SET record = excluded.record, "
-                       "turn = excluded.turn", (w.room_id, w.match_no, w.game_no, w.record, w.turn))
-            db.executemany("INSERT INTO turns (room_id, match_no, game_no, seq, event) VALUES (?, ?, ?, ?, ?)",
-                           [(w.room_id, w.match_no, w.game_no, seq, event) for seq, event in w.events])
+            cursor = db.execute("UPDATE games SET deadline = ?, events = events + ? "
+                                "WHERE room_id = ? AND match_no = ? AND game_no = ?",
+                                (w.deadline, len(w.events), w.room_id, w.match_no, w.game_no))
+            if cursor.rowcount != 1:
+                raise sqlite3.IntegrityError(f"no game {w.game_no} of match {w.match_no} in room {w.room_id}")
+            SQLiteStore._turns(db, w)
+
+    @staticmethod
+    def _turns(db: sqlite3.Connection, w: SaveGame) -> None:
+        db.executemany("INSERT INTO turns (room_id, match_no, game_no, seq, event) VALUES (?, ?, ?, ?, ?)",
+                       [(w.room_id, w.match_no, w.game_no, seq, event) for seq, event in w.events])
 
     def load_room(self, room_id: str) -> StoredRoom | None:
         """See :meth:`Store.load_room`."""
@@ -213,9 +226,16 @@ class SQLiteStore:
                                 (room_id, room.match_no)).fetchone()
             if header is not None:
                 room.match_header = header[0]
-                room.games = [g for (g,) in db.execute(
-                    "SELECT record FROM games WHERE room_id = ? AND match_no = ? ORDER BY game_no",
-                    (room_id, room.match_no))]
+                games = db.execute("SELECT game_no, header, deadline FROM games WHERE room_id = ? AND match_no = ? "
+                                   "ORDER BY game_no", (room_id, room.match_no)).fetchall()
+                for game_no, text, deadline in games:
+                    record = json.loads(text)
+                    record["events"] = [json.loads(e) for (e,) in db.execute(
+                        "SELECT event FROM turns WHERE room_id = ? AND match_no = ? AND game_no = ? ORDER BY seq",
+                        (room_id, room.match_no, game_no))]
+                    record["outcome"] = None  # the replay works it out
+                    record["deadline"] = deadline
+                    room.games.append(json.dumps(record))
             return room
 
     def room_ids(self, statuses: Iterable[str]) -> list[str]:
