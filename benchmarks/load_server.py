@@ -8,7 +8,8 @@ the next game of the match or a rematch, until ``--seconds`` have passed. Then i
 
 - rooms held: rooms whose client stayed connected and kept playing to the end of the run;
 - action latency: from sending an action to receiving the state that shows it (stored durably first),
-  p50 / p99 / max, and the same for draft checks;
+  p50 / p99 / max, and the same for draft checks; and the server's own figure (``/api/stats``: from the
+  action's arrival to every connection's state queued), which leaves out this client's own delays;
 - memory per room: the server's resident memory after the rooms minus before, divided by the rooms.
 
     python benchmarks/load_server.py --rooms 200 --seconds 60
@@ -146,10 +147,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = tempfile.mkdtemp(prefix="rummikub-load-")
     db = os.path.join(workdir, "load.db")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
-    prefix = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "rummikub.cli"] if args.profile \
-        else [sys.executable, "-c", SERVE]
+    profiled = f"import cProfile, sys; from rummikub.cli import main; cProfile.run('main()', {args.profile!r})"
+    prefix = [sys.executable, "-c", profiled] if args.profile else [sys.executable, "-c", SERVE]
     server = subprocess.Popen([*prefix, "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", db, "--bot-delay", str(args.bot_delay), "--log-level", "warning"], env=env)
+                               "--db", db, "--bot-delay", str(args.bot_delay), "--writer", args.writer, "--log-level", "warning"], env=env)
     try:
         base = f"http://127.0.0.1:{port}"
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -178,23 +179,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             rss_mid = rss_kib(server.pid)
             done = await asyncio.gather(*tasks, return_exceptions=True)
             rss_after = rss_kib(server.pid)
+            server_stats = (await http.get("/api/stats")).json()
             failures = [repr(d)[:200] for d in done if isinstance(d, BaseException)]
             cpu = _cpu_seconds(server.pid)
     finally:
-        server.send_signal(signal.SIGTERM)
+        server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
         try:
-            server.wait(20)
+            server.wait(60)
         except subprocess.TimeoutExpired:
             server.kill()
     peak = max(rss_mid, rss_after)
     return {
-        "rooms": args.rooms, "seconds": args.seconds, "think_s": args.think, "bot": args.bot,
+        "rooms": args.rooms, "seconds": args.seconds, "writer": args.writer, "think_s": args.think, "bot": args.bot,
         "bot_delay_s": args.bot_delay, "rooms_created_in_s": round(created, 2),
         "rooms_held": stats.held, "actions": stats.actions, "games_finished": stats.games,
         "actions_per_s": round(stats.actions / args.seconds, 1),
         "action_ms": {"p50": round(pct(stats.action_ms, 50), 2), "p99": round(pct(stats.action_ms, 99), 2),
                       "max": round(max(stats.action_ms, default=float("nan")), 2),
                       "mean": round(statistics.fmean(stats.action_ms), 2) if stats.action_ms else None},
+        "server_action_ms": server_stats["action_ms"], "store_commits": server_stats["store"],
         "check_ms": {"p50": round(pct(stats.check_ms, 50), 2), "p99": round(pct(stats.check_ms, 99), 2)},
         "server_rss_mib": {"before": round(rss_before / 1024, 1), "peak": round(peak / 1024, 1)},
         "memory_per_room_kib": round((peak - rss_before) / args.rooms, 1),
@@ -228,6 +231,7 @@ def main() -> int:
     parser.add_argument("--bot", default="medium", choices=("easy", "medium", "hard"), help="the bot in each room")
     parser.add_argument("--bot-delay", type=float, default=0.5, help="the server's bot delay (default 0.5 s)")
     parser.add_argument("--preset", default="standard")
+    parser.add_argument("--writer", default="thread", choices=("thread", "loop"), help="the server's --writer")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", default=None, help="write the server's cProfile statistics to this file")

@@ -12,7 +12,8 @@ import pytest
 import rummikub
 
 MODULES = sorted(
-    ["rummikub"] + [f"rummikub.{m.name}" for m in pkgutil.iter_modules(rummikub.__path__) if m.name != "__main__"]
+    ["rummikub"] + [m.name for m in pkgutil.walk_packages(rummikub.__path__, "rummikub.")
+                    if not m.name.endswith("__main__")]
 )
 
 

@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileSet
-from rummikub.draft import Draft
+from rummikub import Draft, Game, IllegalMoveError, Meld, RuleSet, Table, TileSet
 from rummikub.legality import Reason, best_opening, check_turn, opening_value
 
 PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
@@ -106,13 +105,12 @@ def test_invalid_sets_through_the_game(preset: str, policy: str, sets: list[str]
     racks.append(TileSet(rest[:rules.rack_size]))
     game = Game.from_deal(racks, rest[rules.rack_size:], rules=rules.replace(turn_seconds=None))
     game._opened[0] = True  # the set itself is what fails
-    game._start_turn()
+    game._start_turn(None)
     # through the draft
     for text in sets:
-        first = True
+        where = None
         for tile in TileSet.parse(text).tiles() if text != "R12 R13 R1" else [t for t in text.split()]:
-            game.draft.place(tile, None if first else len(game.draft) - 1)
-            first = False
+            where = game.draft.place(tile, where)
     before = game._snapshot()
     with pytest.raises(IllegalMoveError) as info:
         game.commit()
@@ -121,7 +119,7 @@ def test_invalid_sets_through_the_game(preset: str, policy: str, sets: list[str]
     # and as a whole proposed table
     if reason != "loose_tile":
         with pytest.raises(IllegalMoveError) as info:
-            game.play(" | ".join(sets))
+            game.apply("play " + " | ".join(sets))
         assert info.value.reason == "invalid_set"
         assert game._snapshot() == before
 
@@ -173,11 +171,11 @@ def test_rules_of_the_after_table_are_checked() -> None:
 def test_draft_problems_and_legal() -> None:
     rules = RuleSet.preset("classic")
     draft = Draft(Table.parse("B4 B5 B6 | K8 O8 R8"), TileSet.parse("B3 B8 K1"), rules, opened=True)
-    assert draft.problems() == [draft.problems()[0]] and "no_rack_tile" not in draft.problems()[0]
-    draft.place("K1")
-    assert not draft.valid and "set 3" in draft.problems()[0]
+    assert [p["code"] for p in draft.problems()] == ["no_rack_tile"] and draft.problems()[0]["set"] is None
+    loose = draft.place("K1")
+    assert not draft.valid and [(p["set"], p["code"]) for p in draft.problems()] == [(loose, "loose_tile")]
     draft.take_back("K1")
-    draft.place("B3", 0, 0)
+    draft.place("B3", "s1", 0)
     assert draft.valid and draft.legal and draft.problems() == []
 
 

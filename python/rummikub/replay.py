@@ -15,7 +15,7 @@ scores. ``RECORD`` is a JSON file, or ``-`` for standard input.
 public record: standard, 2 players, player 1 starts
 turn 1   player 1 draws 1 tile
          racks 14 15  pool 77
-game not finished: turn 2, player 0 to move
+game not finished after 1 turn: player 0 to move
 0
 """
 
@@ -143,7 +143,7 @@ def _full_lines(record: Mapping[str, Any], racks: bool) -> Iterator[str]:
     if game.outcome is not None:
         yield from _scores(game.outcome.to_dict())
     else:
-        yield f"game not finished: turn {game.turn}, player {game.current_player} to move"
+        yield f"game not finished after {_plural(game.turn, 'turn')}: player {game.current_player} to move"
 
 
 def _public_lines(record: Mapping[str, Any]) -> Iterator[str]:
@@ -174,7 +174,8 @@ def _public_lines(record: Mapping[str, Any]) -> Iterator[str]:
     if isinstance(outcome, Mapping):
         yield from _scores(outcome)
     else:
-        yield f"game not finished: turn {record.get('turn')}, player {record.get('current_player')} to move"
+        turns = len(events)
+        yield f"game not finished after {_plural(turns, 'turn')}: player {record.get('current_player')} to move"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

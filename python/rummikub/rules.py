@@ -63,7 +63,7 @@ from typing import Any, Literal
 from . import _core
 from ._errors import RummikubError
 
-__all__ = ["RuleSet", "PRESETS", "DEFAULT_PRESET", "JokerRetrieval", "MatchWinner", "FirstPlayer"]
+__all__ = ["RuleSet", "PRESETS", "DEFAULT_PRESET", "rules_from_json", "JokerRetrieval", "MatchWinner", "FirstPlayer"]
 
 JokerRetrieval = Literal["replace", "replace_from_rack", "free"]
 MatchWinner = Literal["game_wins", "points"]
@@ -206,3 +206,26 @@ PRESETS: dict[str, RuleSet] = {
 
 DEFAULT_PRESET = "standard"
 """The preset a new game uses unless told otherwise (untimed)."""
+
+
+def rules_from_json(data: Any) -> RuleSet:
+    """Rules as JSON gives them: a preset name, ``{"preset": "classic", "overrides": {"turn_seconds": 30}}``,
+    or :meth:`RuleSet.to_dict`'s mapping (fields left out keep their defaults). Bad input raises
+    :class:`RummikubError` naming it.
+
+    >>> rules_from_json({"preset": "classic", "overrides": {"turn_seconds": 30}}).turn_seconds
+    30
+    >>> rules_from_json("sabra") == RuleSet.preset("sabra") == rules_from_json(RuleSet.preset("sabra").to_dict())
+    True
+    """
+    if isinstance(data, str):
+        return RuleSet.preset(data)
+    if isinstance(data, dict) and "preset" in data:
+        extra = sorted(set(data) - {"preset", "overrides"})
+        if extra:
+            raise RummikubError(f"rules {{'preset': ...}} take only 'overrides' besides, got {', '.join(map(repr, extra))}")
+        overrides = data.get("overrides") or {}
+        if not isinstance(overrides, dict):
+            raise RummikubError(f"rules overrides must be a mapping of field names to values, got {overrides!r}"[:200])
+        return RuleSet.preset(data["preset"]).replace(**overrides)
+    return RuleSet.from_dict(data)

@@ -130,3 +130,18 @@ def test_the_clock_is_state() -> None:
     # an untimed game never times out
     untimed = Game.new(players=2, seed=4, clock=clock, rules=RuleSet())
     assert untimed.deadline is None and untimed.advance_clock(now=1e12) is None
+
+
+def test_views_and_games_pickle() -> None:
+    import copy
+    import pickle
+
+    game = Game.new(players=2, seed=1)
+    game.apply("draw")
+    game.draft.place(next(iter(game.rack(game.current_player))))
+    for view in (game.view(0), game.spectator_view()):
+        assert pickle.loads(pickle.dumps(view)) == view and copy.deepcopy(view) == view
+    again = pickle.loads(pickle.dumps(game))
+    assert again._snapshot() == game._snapshot() and again.draft.started
+    again.draft.reset()
+    assert game.draft.started and not again.draft.started

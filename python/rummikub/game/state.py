@@ -202,6 +202,11 @@ class Game:
 
     __copy__ = copy
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_public_events"] = {}  # a cache of read-only events: rebuilt on demand
+        return state
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 

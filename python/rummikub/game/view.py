@@ -243,6 +243,10 @@ class PlayerView:
             raise InvalidNotationError(f"an observation must be JSON: {exc}") from None
         return cls.from_dict(data)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the read-only history does not pickle as it is; the JSON form round-trips exactly
+        return (PlayerView.from_dict, (self.to_dict(),))
+
     # ---- numbers -------------------------------------------------------------------------------------------
 
     def unseen(self) -> TileSet:

@@ -10,6 +10,8 @@ Routes (JSON unless a page):
   "watch": "/room/<id>#watch"}``.
 - ``GET /api/rooms/<id>`` public room information; ``GET /api/rooms/<id>/record[?game=N][&seat=S&key=K]``
   a game's public record, or with a seat's key the full record once that game is over.
+- ``GET /api/stats`` operational figures: rooms, connections, actions, action latency (arrival to every
+  connection's state queued, stored first), store commits.
 - ``WS /ws/<id>``: see :mod:`rummikub.server`.
 
 >>> from starlette.testclient import TestClient
@@ -26,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -190,6 +193,9 @@ def create_app(db: str | Store = ":memory:", settings: Settings | None = None) -
             return _error(status, exc.code, exc.message)
         return JSONResponse(record, headers={"content-disposition": f'inline; filename="rummikub-{room.id}.json"'})
 
+    async def stats(request: Request) -> Response:
+        return JSONResponse(hub().stats())
+
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return _error(exc.status_code, "http", str(exc.detail))
@@ -203,6 +209,7 @@ def create_app(db: str | Store = ":memory:", settings: Settings | None = None) -
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_info),
         Route("/api/rooms/{room_id}/record", room_record),
+        Route("/api/stats", stats),
         WebSocketRoute("/ws/{room_id}", websocket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
@@ -295,7 +302,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                             if conn is None:
                                 if kind != "hello":
                                     raise RoomError("auth", "say hello first: {\"type\": \"hello\", ...}")
-                                seat = None if data_in.get("watch") else data_in["seat"]
+                                seat = None if data_in.get("watch") else int(data_in["seat"])  # 1.0 is JSON's 1
                                 room.authenticate(seat, data_in.get("key"))
                                 conn = Conn(seat, settings.outbox)
                                 sender = asyncio.create_task(_send_loop(ws, conn))
@@ -303,7 +310,12 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                             elif kind == "hello":
                                 raise RoomError("hello_again", "this connection has already said hello")
                             elif kind == "action":
-                                await room.act(conn, data_in["action"])
+                                started = time.perf_counter()
+                                try:
+                                    await room.act(conn, data_in["action"])
+                                finally:
+                                    hub.actions += 1
+                                    hub.action_ms.append((time.perf_counter() - started) * 1e3)
                             elif kind == "check":
                                 answer = await room.check(conn, data_in["draft"])
                                 if msg_id is not None:

@@ -36,6 +36,8 @@ def add_serve_parser(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     serve.add_argument("--db", default="rummikub.db", help="the SQLite database file (default: rummikub.db)")
     serve.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving (default 0.6)")
+    serve.add_argument("--writer", default="thread", choices=("thread", "loop"),
+                       help="commit on a writer thread (default) or on the event loop (quicker with a fast disk)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     serve.set_defaults(func=serve_main)
 
@@ -75,7 +77,8 @@ def serve_main(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("rummikub serve: --bot-delay must be >= 0", file=sys.stderr)
         return 2
-    app = create_app(args.db, Settings(bot_delay=args.bot_delay))
+    app = create_app(args.db, Settings(bot_delay=args.bot_delay, writer=args.writer))
+    sys.setswitchinterval(0.001)  # hand the GIL between the event loop and the writer/bot threads sooner
     _server(app, args.host, args.port, args.log_level).run()
     return 0
 

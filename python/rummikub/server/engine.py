@@ -26,7 +26,8 @@ from ..game import Draft, Game
 from ..legality import Reason
 from ..match import MATCH_FORMAT, Match
 from ..meld import Table
-from ..rules import PRESETS, RuleSet
+from ..rules import RuleSet
+from ..rules import rules_from_json as _rules_from_json
 from ..tiles import TileSet
 
 __all__ = ["Clock", "rules_from_json", "new_match", "match_header", "match_from_parts", "game_header",
@@ -39,25 +40,12 @@ BOT_KINDS = ("easy", "medium", "hard")
 
 
 def rules_from_json(obj: Any) -> RuleSet:
-    """A rule set from ``RuleSet.to_dict()`` JSON or ``{"preset": name, "overrides": {...}}``.
+    """A rule set from a preset name, ``{"preset": name, "overrides": {...}}`` or ``RuleSet.to_dict()`` JSON.
 
     >>> rules_from_json({"preset": "classic", "overrides": {"turn_seconds": 30}}).turn_seconds
     30
     """
-    if not isinstance(obj, Mapping):
-        raise InvalidNotationError(f"rules must be an object, got {_short(obj)}")
-    if "preset" in obj and set(obj) <= {"preset", "overrides"}:
-        preset = obj["preset"]
-        if preset not in PRESETS:
-            raise InvalidNotationError(f"unknown preset {_short(preset)}; choose one of {', '.join(sorted(PRESETS))}")
-        overrides = obj.get("overrides") or {}
-        if not isinstance(overrides, Mapping):
-            raise InvalidNotationError(f"overrides must be an object, got {_short(overrides)}")
-        try:
-            return RuleSet.preset(preset).replace(**dict(overrides))
-        except TypeError as exc:
-            raise InvalidNotationError(f"overrides {_short(overrides)}: {exc}") from None
-    return RuleSet.from_dict(dict(obj))
+    return _rules_from_json(obj)
 
 
 def new_match(players: int, rules: RuleSet, *, rounds: int, clock: Clock, seed: int | None = None) -> Match:
@@ -196,9 +184,3 @@ def scores(match: Match) -> dict[str, Any]:
     return {"games_played": finished, "total_games": match.total_games, "rounds": match.rounds,
             "wins": [_number(w) for w in match.wins()], "totals": [_number(t) for t in match.totals()],
             "winners": list(match.winners), "over": match.is_over}
-
-
-def _short(value: object, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-

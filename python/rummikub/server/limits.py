@@ -84,9 +84,34 @@ def _validator(definition: str) -> Any:
     return cls(_inline(root["$defs"][definition], root["$defs"]))
 
 
+@lru_cache(maxsize=16)
+def _fast_check(definition: str) -> Callable[[object], bool]:
+    """A quick yes/no for valid messages: ``fastjsonschema``'s compiled validator when it is installed (about
+    fifty times faster), else ``jsonschema``'s. Errors are always worded by ``jsonschema``."""
+    inlined = _inline(schema()["$defs"][definition], schema()["$defs"])
+    try:
+        fast: Any = importlib.import_module("fastjsonschema")
+        compiled = fast.compile(inlined)
+    except Exception:  # not installed (an optional speed-up) or a schema it cannot read
+        checker: Callable[[object], bool] = _validator(definition).is_valid
+        return checker
+    failure = fast.JsonSchemaException
+
+    def check(value: object) -> bool:
+        try:
+            compiled(value)
+        except failure:
+            return False
+        return True
+
+    return check
+
+
 def _first_error(definition: str, value: object) -> str | None:
+    if _fast_check(definition)(value):
+        return None
     validator = _validator(definition)
-    if validator.is_valid(value):
+    if validator.is_valid(value):  # the two validators disagree: jsonschema (the reference) decides
         return None
     error = jsonschema.exceptions.best_match(validator.iter_errors(value))
     where = "/".join(str(p) for p in error.absolute_path)

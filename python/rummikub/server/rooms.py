@@ -12,14 +12,17 @@ reschedule the clock and the bots. So a client never sees a state the store does
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
+import os
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .._errors import RummikubError
 from ..bots import BotLike
@@ -28,11 +31,12 @@ from ..match import Match
 from ..rules import RuleSet
 from . import engine
 from .auth import check_key, hash_key, new_key, new_room_id
-from .store import CreateRoom, SaveGame, SeatJoined, SeatRow, SetStatus, StartMatch, Store, StoredRoom, Write, Writer
+from .store import CreateRoom, LoopWriter, SaveGame, SeatJoined, SeatRow, SetStatus, StartMatch, Store, StoredRoom, Write, Writer
 
 __all__ = ["Settings", "Hub", "Room", "Conn", "RoomError", "PEOPLE", "SEAT_KINDS"]
 
 log = logging.getLogger("rummikub.server")
+T = TypeVar("T")
 
 PEOPLE = ("human", "external")
 """Seat kinds that connect over the WebSocket with their seat key."""
@@ -58,6 +62,9 @@ class Settings:
     outbox: int = 256
     """Messages queued for a slow connection before it is dropped."""
     min_turn_seconds: float = 1.0
+    writer: str = "thread"
+    """``thread``: commits on a writer thread (:class:`~rummikub.server.store.Writer`); ``loop``: on the event
+    loop (:class:`~rummikub.server.store.LoopWriter`), quicker when commits are."""
     max_rounds: int = 10
 
 
@@ -285,7 +292,7 @@ class Room:
         async with self.lock:
             game = self.game
             position = None if game is None or self.status != PLAYING else engine.hint_position(game, seat)
-        action = None if position is None else await asyncio.to_thread(engine.solve_hint, position)
+        action = None if position is None else await self.hub.in_worker(engine.solve_hint, position)
         return {"type": "hint", "action": action}
 
     async def next_game(self, conn: Conn) -> None:
@@ -422,7 +429,7 @@ class Room:
                 return
             choose = engine.bot_action(self._bot(seat), game, seat)
         try:
-            action = await asyncio.to_thread(choose)
+            action = await self.hub.in_worker(choose)
         except Exception:
             log.exception("room %s: bot %s failed; it draws or passes", self.id, self.kinds[seat])
             action = None
@@ -489,8 +496,28 @@ class Hub:
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
-        self.writer = Writer(store)
+        self.writer: Writer | LoopWriter = LoopWriter(store) if self.settings.writer == "loop" else Writer(store)
         self.rooms: dict[str, Room] = {}
+        self.action_ms: collections.deque[float] = collections.deque(maxlen=20_000)
+        self.actions = 0
+        self.workers = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="rummikub-bot")
+
+    def stats(self) -> dict[str, Any]:
+        """Operational figures (no room ids, no secrets): rooms, connections, turns stored, and the time from
+        an action's arrival to its state being queued for every connection (stored durably first)."""
+        ordered = sorted(self.action_ms)
+
+        def pct(p: float) -> float | None:
+            return round(ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))], 3) if ordered else None
+
+        return {"rooms": len(self.rooms), "connections": sum(len(r.conns) for r in self.rooms.values()),
+                "actions": self.actions, "action_ms": {"p50": pct(50), "p99": pct(99), "max": pct(100)},
+                "store": {"commits": self.writer.commits, "writes": self.writer.writes}}
+
+    async def in_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        """Runs ``fn(*args)`` on the worker threads (bots and hints: the search releases the GIL); as many
+        workers as cores, so a burst of bot turns queues instead of crowding the event loop off the GIL."""
+        return await asyncio.get_running_loop().run_in_executor(self.workers, fn, *args)
 
     def room_from_stored(self, stored: StoredRoom) -> Room:
         """A room object from its stored form (the match replayed from its records)."""
@@ -559,4 +586,8 @@ class Hub:
         """Stops every room and the writer (after the queued writes) and closes the store."""
         for room in list(self.rooms.values()):
             await room.close()
-        await asyncio.to_thread(self.writer.close)
+        self.workers.shutdown(wait=False, cancel_futures=True)
+        if isinstance(self.writer, Writer):
+            await asyncio.to_thread(self.writer.close)
+        else:
+            self.writer.close()

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, Union
 
-__all__ = ["Store", "SQLiteStore", "Writer", "SeatRow", "StoredRoom", "CreateRoom", "SetStatus", "SeatJoined",
+__all__ = ["Store", "SQLiteStore", "Writer", "LoopWriter", "SeatRow", "StoredRoom", "CreateRoom", "SetStatus", "SeatJoined",
            "StartMatch", "SaveGame", "Write"]
 
 
@@ -333,6 +333,54 @@ class Writer:
         """Finishes the queued writes, stops the thread and closes the store."""
         self._queue.put(None)
         self._thread.join()
+        self.store.close()
+
+
+class LoopWriter:
+    """:class:`Writer`'s interface, committing on the event loop's own thread: everything queued during one
+    pass of the loop goes into one transaction. No thread hand-offs, so it is the quicker of the two where a
+    commit is quick (a local SSD: a fraction of a millisecond); on a slow disk each commit stalls the loop,
+    and :class:`Writer` is the better choice."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.commits = 0
+        self.writes = 0
+        self._pending: list[tuple[Sequence[Write], asyncio.Future[None]]] = []
+        self._scheduled = False
+
+    async def write(self, *writes: Write) -> None:
+        """Queues ``writes`` for this pass of the loop and waits until they are durable."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.append((writes, done))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._flush)
+        await done
+
+    def _flush(self) -> None:
+        batch, self._pending, self._scheduled = self._pending, [], False
+        self._commit(batch)
+
+    def _commit(self, batch: list[tuple[Sequence[Write], asyncio.Future[None]]]) -> None:
+        try:
+            self.store.write([w for writes, _ in batch for w in writes])
+        except Exception:
+            if len(batch) > 1:
+                for item in batch:
+                    self._commit([item])
+            elif not batch[0][1].done():
+                batch[0][1].set_exception(_WriteFailed("the store refused a write"))
+            return
+        self.commits += 1
+        self.writes += len(batch)
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)
+
+    def close(self) -> None:
+        """Closes the store (writes still queued were never acknowledged)."""
         self.store.close()
 
 
