@@ -31,6 +31,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Pyt
 
 SEED = 37  # a two-player standard deal that ends in about 16 turns each when both sides play the solver's best move
 MAX_TURNS = 400  # a guard: a game that runs longer than this is a bug, not a slow game
+HAND_PLAYS = 8  # plays built tile by tile with drags and clicks; later ones take the hint's "Use this play"
 
 
 # ---- the server -------------------------------------------------------------------------------------------
@@ -319,8 +320,9 @@ def _show_invalid_draft(page: Any, path: Path) -> None:
 # ---- the tests ----------------------------------------------------------------------------------------------
 
 def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed: int | None) -> None:
-    """From the lobby to the scores: every turn asks for the hint and builds its table by drags and clicks,
-    or draws; mid-game one invalid draft is shown (outlined, with its reason) and undone."""
+    """From the lobby to the scores: every turn asks for the hint and builds its table by drags and clicks
+    (after HAND_PLAYS such plays, by the hint's "Use this play"), then commits, or draws when there is no play;
+    mid-game one invalid draft is shown (outlined, with its reason) and undone."""
     started = time.monotonic()
     page, problems = _open_page(browser, viewport={"width": 1280, "height": 800})
     page.goto(f"{server}/" + (f"?seed={seed}" if seed is not None else ""))
@@ -358,8 +360,14 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
             page.mouse.move(0, 0)
             page.screenshot(path=str(shots / "start.png"))
             shot_start = True
-        if kind == "play":
+        if kind == "play" and plays < HAND_PLAYS:
             _play_hint(page, mover, panel.get_attribute("data-table") or "")
+            plays += 1
+        elif kind == "play":  # the rest of a long game by the hint's button (a bounded runtime on a busy machine)
+            page.locator("#hint-use").click()
+            commit = page.locator("#commit")
+            sync_api.expect(commit).to_be_enabled()
+            commit.click()
             plays += 1
         else:
             page.locator("#draw").click()
@@ -379,7 +387,7 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
     page.screenshot(path=str(shots / "end.png"))
 
     assert shot_invalid, "the game ended before a fifth turn with three sets on the table"
-    assert plays >= 1 and mover.drags >= 1 and mover.clicks >= 1, (plays, mover.drags, mover.clicks)
+    assert plays >= 3 and mover.drags >= 3 and mover.clicks >= 3, (plays, mover.drags, mover.clicks)
     assert problems == [], problems
     print(f"\nwhole game: {plays} plays, {draws} draws, {mover.drags} drags, {mover.clicks} clicks, "
           f"{time.monotonic() - started:.1f} s")
