@@ -383,7 +383,10 @@ def test_a_whole_game_against_a_bot(server: str, browser: Any, shots: Path, seed
     sync_api.expect(page.locator("#next-game")).to_be_visible()
     sync_api.expect(page.locator("#rematch")).to_be_visible()
     record = page.locator("#record-link").get_attribute("href")
-    assert record and "/record" in record
+    assert record and "/record?seat=0&key=" in record
+    got = page.request.get(server + record)  # the finished game's full record, for this seat's key
+    assert got.ok, (got.status, got.text()[:300])
+    assert isinstance(got.json(), dict) and got.json()
     page.screenshot(path=str(shots / "end.png"))
 
     assert shot_invalid, "the game ended before a fifth turn with three sets on the table"
