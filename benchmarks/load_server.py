@@ -51,6 +51,7 @@ class Stats:
     games: int = 0
     errors: list[str] = field(default_factory=list)
     held: int = 0
+    check_refused: int = 0
 
 
 def free_port() -> int:
@@ -122,8 +123,10 @@ async def person(url: str, made: dict[str, Any], stats: Stats, end: float, think
                     if answer["type"] in ("checked", "error"):
                         break
                 stats.check_ms.append((time.perf_counter() - t0) * 1e3)
-                if answer["type"] == "error" or not answer["legal"]:
+                if answer["type"] == "error":
                     stats.errors.append(f"check: {answer}"[:200])
+                elif not answer["legal"]:  # the client's fresh set ids may not match the table's (jokers)
+                    stats.check_refused += 1
                 await asyncio.sleep(rng.uniform(0.1, 0.4) * think)
             action = {"kind": "play", "table": table} if table is not None else \
                 {"kind": "draw" if msg["can_draw"] else "pass"}
@@ -201,7 +204,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "check_ms": {"p50": round(pct(stats.check_ms, 50), 2), "p99": round(pct(stats.check_ms, 99), 2)},
         "server_rss_mib": {"before": round(rss_before / 1024, 1), "peak": round(peak / 1024, 1)},
         "memory_per_room_kib": round((peak - rss_before) / args.rooms, 1),
-        "server_cpu_s": cpu, "client_cpu_s": round(_own_cpu(), 1), "errors": len(stats.errors), "error_samples": stats.errors[:5],
+        "server_cpu_s": cpu, "client_cpu_s": round(_own_cpu(), 1), "checks_refused": stats.check_refused, "errors": len(stats.errors), "error_samples": stats.errors[:5],
         "client_failures": failures[:5], "cores": os.cpu_count(),
     }
 

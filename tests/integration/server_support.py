@@ -67,14 +67,21 @@ def wait_turn_or_end(ws: WebSocketTestSession, state: dict[str, Any],
 
 
 def my_move(ws: WebSocketTestSession, state: dict[str, Any], seen: list[dict[str, Any]] | None = None,
-            use_hint: bool = True) -> dict[str, Any]:
-    """Plays the hint (or draws / passes) and returns the state after the move."""
+            use_hint: bool = True, check: bool = True) -> dict[str, Any]:
+    """Checks and plays the hint (or draws / passes); returns the state after the move."""
     action: dict[str, Any] | None = None
     if use_hint:
         ws.send_json({"type": "hint", "id": "h"})
         answer = next_of(ws, "hint", seen)
         assert answer["id"] == "h"
         action = answer["action"]
+    if action is not None and check:  # check the draft first, as the page does
+        view = state["view"]
+        sets = [{"id": f"s{i + 1}", "tiles": t.strip()} for i, t in enumerate(action["table"].split("|"))]
+        ws.send_json({"type": "check", "draft": {"version": 1, "turn": view["turn"], "player": view["player"],
+                                                 "sets": sets}})
+        checked = next_of(ws, "checked", seen)
+        assert checked["problems"] or checked["legal"], checked
     if action is None:
         action = {"kind": "draw" if state["can_draw"] else "pass"}
     turn = state["view"]["turn"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rummikub.server.store import CreateRoom, SeatRow, SetStatus, SQLiteStore, Writer
+from rummikub.server.store import CreateRoom, LoopWriter, SeatRow, SetStatus, SQLiteStore, Writer
 from tests.integration.server_support import ROOT, SERVE, client, hello, make_room, my_move, wait_turn_or_end
 
 
@@ -34,9 +34,10 @@ def test_rooms_resume_from_the_database_in_a_new_app(tmp_path: Path, writer: str
             assert again["view"] == state["view"] and again["your_turn"]
 
 
-def test_a_faulty_write_fails_alone_in_its_batch(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["thread", "loop"])
+def test_a_faulty_write_fails_alone_in_its_batch(tmp_path: Path, kind: str) -> None:
     store = SQLiteStore(str(tmp_path / "s.db"))
-    writer = Writer(store)
+    writer: Writer | LoopWriter = Writer(store) if kind == "thread" else LoopWriter(store)
 
     async def main() -> list[object]:
         good = [CreateRoom(f"r{i}", 1.0, "{}", "waiting", (SeatRow(0, "human", None),)) for i in range(5)]
@@ -79,3 +80,18 @@ def test_play_serves_a_room_against_bots_and_prints_its_address(tmp_path: Path) 
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_a_damaged_room_is_unavailable_and_the_others_are_served(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = str(tmp_path / "rooms.db")
+    with client(db) as c:
+        good = make_room(c, ["human", "easy"])
+        bad = make_room(c, ["human", "easy"])
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE turns SET event = '{\"type\": \"fly\"}' WHERE room_id = ?", (bad["room"],))
+        raw.execute("UPDATE games SET header = '{}' WHERE room_id = ?", (bad["room"],))
+    with client(db) as c:
+        assert c.get(f"/api/rooms/{bad['room']}").status_code == 404
+        assert c.get(f"/api/rooms/{good['room']}").json()["status"] == "playing"

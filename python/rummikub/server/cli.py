@@ -37,7 +37,7 @@ def add_serve_parser(subparsers: Any) -> None:
     serve.add_argument("--db", default="rummikub.db", help="the SQLite database file (default: rummikub.db)")
     serve.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving (default 0.6)")
     serve.add_argument("--writer", default="thread", choices=("thread", "loop"),
-                       help="commit on a writer thread (default) or on the event loop (quicker with a fast disk)")
+                       help="commit on a writer thread (default) or on the event loop")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     serve.set_defaults(func=serve_main)
 

@@ -63,8 +63,9 @@ class Settings:
     """Messages queued for a slow connection before it is dropped."""
     min_turn_seconds: float = 1.0
     writer: str = "thread"
-    """``thread``: commits on a writer thread (:class:`~rummikub.server.store.Writer`); ``loop``: on the event
-    loop (:class:`~rummikub.server.store.LoopWriter`), quicker when commits are."""
+    """``thread``: commits on a writer thread (:class:`~rummikub.server.store.Writer`: the event loop never
+    waits for the disk); ``loop``: on the event loop (:class:`~rummikub.server.store.LoopWriter`: no thread
+    hand-off; for a disk whose commits take well under a millisecond)."""
     max_rounds: int = 10
 
 
@@ -543,7 +544,12 @@ class Hub:
             stored = self.store.load_room(room_id)
             if stored is None:
                 return None
-            room = self.rooms[room_id] = self.room_from_stored(stored)
+            try:
+                room = self.room_from_stored(stored)
+            except Exception:  # a damaged room stays unavailable; the others are served
+                log.exception("room %s cannot be loaded from the store", room_id)
+                return None
+            self.rooms[room_id] = room
             room.resume()
         return room
 

@@ -3,8 +3,8 @@
 :class:`Store` is the whole interface a room needs: :meth:`Store.write` commits a batch of writes atomically and
 durably, :meth:`Store.load_room` reads one room back, :meth:`Store.room_ids` lists rooms by status.
 :class:`SQLiteStore` is the embedded default; a server database (PostgreSQL) would implement the same four
-methods. :class:`Writer` runs every write on one thread (SQLite allows one writer) and commits whatever has
-queued up in a single transaction (a group commit: one fsync for many turns).
+methods. One writer commits whatever has queued up in a single transaction (a group commit: one fsync for
+many turns): :class:`LoopWriter` on the event loop itself, or :class:`Writer` on a thread of its own.
 
 >>> store = SQLiteStore(":memory:")
 >>> store.write([CreateRoom("r1", 1.0, '{"seats": ["human", "easy"]}', "waiting",
