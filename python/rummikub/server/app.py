@@ -155,7 +155,7 @@ def create_app(db: str | Store = ":memory:", settings: Settings | None = None) -
         except (RummikubError, TypeError) as exc:
             return _error(422, "bad_rules", str(exc)[:300])
         try:
-            room, keys = await hub().create(rules, body["seats"], body.get("rounds", 1))
+            room, keys = await hub().create(rules, body["seats"], body.get("rounds", 1), body.get("seed"))
         except RoomError as exc:
             return _error(503 if exc.code == "busy" else 422, exc.code, exc.message)
         seats: list[dict[str, Any]] = []

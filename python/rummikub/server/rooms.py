@@ -129,8 +129,10 @@ class Room:
 
     def __init__(self, hub: Hub, room_id: str, created: float, rules: RuleSet, kinds: Sequence[str], rounds: int,
                  key_hashes: Sequence[str | None], joined: Sequence[bool], bot_seeds: Sequence[int | None], *,
-                 status: str = WAITING, match_no: int = 0, match: Match | None = None) -> None:
+                 status: str = WAITING, match_no: int = 0, match: Match | None = None,
+                 seed: int | None = None) -> None:
         self.hub = hub
+        self.seed = seed  # the first match's seed when the room was created with one (None: random)
         self.id = room_id
         self.created = created
         self.rules = rules
@@ -231,7 +233,7 @@ class Room:
                 self.joined[seat] = True
                 writes: list[Write] = [SeatJoined(self.id, seat)]
                 if self.status == WAITING and all(self.joined[i] for i, k in enumerate(self.kinds) if k in PEOPLE):
-                    writes += self._start_match()
+                    writes += self._start_match(self.seed)
                 await self._persist(writes)
             self.broadcast()
             self._schedule()
@@ -322,9 +324,11 @@ class Room:
 
     # ---- changes -------------------------------------------------------------------------------------------
 
-    def _start_match(self) -> list[Write]:
-        """Starts a new match and its first game (in memory); returns the writes that store it."""
-        self.match = engine.new_match(self.players, self.rules, rounds=self.rounds, clock=self.hub.settings.clock)
+    def _start_match(self, seed: int | None = None) -> list[Write]:
+        """Starts a new match and its first game (in memory), shuffled from ``seed`` (None: a fresh random seed);
+        returns the writes that store it (the match's header keeps the seed, secret until the game ends)."""
+        self.match = engine.new_match(self.players, self.rules, rounds=self.rounds, clock=self.hub.settings.clock,
+                                      seed=seed)
         self.match_no += 1
         self.match.next_game()
         self.saved_events = 0
@@ -529,7 +533,7 @@ class Hub:
             match = engine.match_from_parts(json.loads(stored.match_header), stored.games, self.settings.clock)
         return Room(self, stored.room_id, stored.created, rules, [s.kind for s in stored.seats], config["rounds"],
                     [s.key_hash for s in stored.seats], [s.joined for s in stored.seats], config["bot_seeds"],
-                    status=stored.status, match_no=stored.match_no, match=match)
+                    status=stored.status, match_no=stored.match_no, match=match, seed=config.get("seed"))
 
     def load_active(self) -> int:
         """Loads every unfinished room and restarts its clock and bots; returns how many."""
@@ -553,8 +557,10 @@ class Hub:
             room.resume()
         return room
 
-    async def create(self, rules: RuleSet, kinds: Sequence[str], rounds: int = 1) -> tuple[Room, list[str | None]]:
-        """Creates and stores a room; returns it with each seat's key (None for bots). An AI room starts."""
+    async def create(self, rules: RuleSet, kinds: Sequence[str], rounds: int = 1,
+                     seed: int | None = None) -> tuple[Room, list[str | None]]:
+        """Creates and stores a room; returns it with each seat's key (None for bots). An AI room starts.
+        ``seed`` shuffles the first match (for reproducible games; a rematch is shuffled afresh)."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise RoomError("busy", "the server holds as many rooms as it may; try again later")
         if not rules.min_players <= len(kinds) <= rules.max_players:
@@ -573,14 +579,14 @@ class Hub:
         keys = [new_key() if k in PEOPLE else None for k in kinds]
         hashes = [None if k is None else hash_key(k) for k in keys]
         seeds = [secrets.randbits(63) if k in engine.BOT_KINDS else None for k in kinds]
-        config = {"rules": rules.to_dict(), "seats": list(kinds), "rounds": rounds, "bot_seeds": seeds}
+        config = {"rules": rules.to_dict(), "seats": list(kinds), "rounds": rounds, "bot_seeds": seeds, "seed": seed}
         seats = tuple(SeatRow(i, k, hashes[i]) for i, k in enumerate(kinds))
         now = time.time()
-        room = Room(self, room_id, now, rules, kinds, rounds, hashes, [False] * len(kinds), seeds)
+        room = Room(self, room_id, now, rules, kinds, rounds, hashes, [False] * len(kinds), seeds, seed=seed)
         writes: list[Write] = [CreateRoom(room_id, now, json.dumps(config), WAITING, seats)]
         async with room.lock:
             if room.is_ai_room():
-                writes += room._start_match()
+                writes += room._start_match(seed)
             await self.writer.write(*writes)
             room.saved_events = engine.event_count(room.game) if room.game is not None else 0
             room.game_saved = room.game is not None
