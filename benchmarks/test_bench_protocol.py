@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root: tests.helpers
+from benchmarks.timing import summary, time_each  # noqa: E402
 from tests.helpers.positions import Position, class_positions  # noqa: E402
 
 import rummikub  # noqa: E402
@@ -107,26 +108,10 @@ def _request(pos: Position) -> dict[str, Any]:
             "objective": pos.objective, "rules": "standard"}
 
 
-def _percentile(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))]
 
 
-def _time_each(fn: Callable[[Any], Any], items: list[Any], repeat: int) -> list[float]:
-    """Seconds per item: the best of ``repeat`` calls."""
-    out = []
-    for item in items:
-        best = float("inf")
-        for _ in range(repeat):
-            t0 = time.perf_counter_ns()
-            fn(item)
-            best = min(best, time.perf_counter_ns() - t0)
-        out.append(best / 1e9)
-    return out
 
 
-def _stats(xs: list[float]) -> dict[str, float]:
-    return {"n": len(xs), "median": statistics.median(xs), "p90": _percentile(xs, 0.9), "max": max(xs)}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -206,22 +191,22 @@ def test_bench_protocol_solve(benchmark: Any, name: str) -> None:
         local = Engine()
         for i, (pos, req) in enumerate(zip(positions, requests)):
             line = json.dumps({"id": i, **req})
-            t_local += _time_each(local.handle_line, [line], repeat)
-            t_inproc += _time_each(inproc, [req], repeat)
-            t_parsed += _time_each(parsed, [pos], repeat)
-            t_trip += _time_each(engine.ask, [req], repeat)
-            t_trip_nv += _time_each(plain.ask, [req], repeat)
-            t_echo += _time_each(echo.ask, [req], repeat)
+            t_local += time_each(local.handle_line, [line], repeat)
+            t_inproc += time_each(inproc, [req], repeat)
+            t_parsed += time_each(parsed, [pos], repeat)
+            t_trip += time_each(engine.ask, [req], repeat)
+            t_trip_nv += time_each(plain.ask, [req], repeat)
+            t_echo += time_each(echo.ask, [req], repeat)
     finally:
         engine.close()
         plain.close()
         echo.close()
-    _rows[name] = {"n": len(positions), "inproc": _stats(t_inproc), "parsed": _stats(t_parsed),
-                   "trip": _stats(t_trip), "trip_nv": _stats(t_trip_nv),
-                   "over": _stats([a - b for a, b in zip(t_trip, t_inproc)]),
-                   "over_parsed": _stats([a - b for a, b in zip(t_trip, t_parsed)]),
-                   "over_nv": _stats([a - b for a, b in zip(t_trip_nv, t_inproc)]), "echo": _stats(t_echo),
-                   "local": _stats(t_local), "over_local": _stats([a - b for a, b in zip(t_local, t_inproc)])}
+    _rows[name] = {"n": len(positions), "inproc": summary(t_inproc), "parsed": summary(t_parsed),
+                   "trip": summary(t_trip), "trip_nv": summary(t_trip_nv),
+                   "over": summary([a - b for a, b in zip(t_trip, t_inproc)]),
+                   "over_parsed": summary([a - b for a, b in zip(t_trip, t_parsed)]),
+                   "over_nv": summary([a - b for a, b in zip(t_trip_nv, t_inproc)]), "echo": summary(t_echo),
+                   "local": summary(t_local), "over_local": summary([a - b for a, b in zip(t_local, t_inproc)])}
 
 
 def test_bench_protocol_stages(benchmark: Any) -> None:
@@ -247,4 +232,4 @@ def test_bench_protocol_stages(benchmark: Any) -> None:
         "json.dumps of the answer": lambda i: _encode(answers[i]),
     }
     for name, fn in stages.items():
-        _stages[name] = statistics.median(_time_each(fn, list(range(len(requests))), repeat))
+        _stages[name] = statistics.median(time_each(fn, list(range(len(requests))), repeat))

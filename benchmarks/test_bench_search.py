@@ -24,7 +24,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root: tests.helpers
+from benchmarks.timing import summary, time_each  # noqa: E402
 from tests.helpers.positions import Position, class_positions, make_position  # noqa: E402
 
 import peer as peer_mod  # noqa: E402
@@ -48,28 +49,10 @@ RESULTS = Path(__file__).resolve().parent / "results" / "search.md"
 _rows: dict[str, dict[str, Any]] = {}
 
 
-def _percentile(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    k = min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))
-    return s[k]
 
 
-def _time_each(fn: Callable[[Any], Any], items: list[Any], repeat: int = REPEAT) -> list[float]:
-    """Seconds per item: the best of ``repeat`` calls."""
-    out = []
-    for item in items:
-        best = float("inf")
-        for _ in range(repeat):
-            t0 = time.perf_counter_ns()
-            fn(item)
-            best = min(best, time.perf_counter_ns() - t0)
-        out.append(best / 1e9)
-    return out
 
 
-def _stats(xs: list[float]) -> dict[str, float]:
-    return {"n": len(xs), "median": statistics.median(xs), "p90": _percentile(xs, 0.9),
-            "p99": _percentile(xs, 0.99), "max": max(xs)}
 
 
 def _quick(benchmark: Any) -> bool:
@@ -94,10 +77,10 @@ def _peer_solve(peer: Any, pos: Position) -> int:
 
 
 def _record(name: str, core: list[float], peer: list[float] | None = None, note: str = "") -> None:
-    row: dict[str, Any] = {"core": _stats(core), "note": note}
+    row: dict[str, Any] = {"core": summary(core), "note": note}
     if peer:
-        row["peer"] = _stats(peer)
-        row["core_same"] = _stats(core[: len(peer)])
+        row["peer"] = summary(peer)
+        row["core_same"] = summary(core[: len(peer)])
         row["ratio"] = row["peer"]["median"] / row["core_same"]["median"]
     _rows[name] = row
 
@@ -147,12 +130,12 @@ def test_bench_solve_class(benchmark: Any, name: str) -> None:
     benchmark.pedantic(lambda: [_solve(p) for p in positions], rounds=1 if quick else 3, iterations=1)
     found = sum(_solve(p) is not None for p in positions)
     assert found > 0  # the classes are built so that most racks can play something
-    core = _time_each(_solve, positions, 1 if quick else REPEAT)
+    core = time_each(_solve, positions, 1 if quick else REPEAT)
     peer_times = None
     peer = _peer_solver(RuleSet())
     if peer is not None:
         sub = positions[: QUICK_COUNT if quick else PEER_COUNT]
-        peer_times = _time_each(lambda p: _peer_solve(peer, p), sub, 1)
+        peer_times = time_each(lambda p: _peer_solve(peer, p), sub, 1)
         # the peer never places more tiles than the exact search (it may place fewer: it is not exact)
         for p in sub:
             ours = _solve(p)
@@ -170,11 +153,11 @@ def test_bench_large_set_4_jokers(benchmark: Any) -> None:
                  for i in range(n)]
     benchmark.group = "search-large-set"
     benchmark.pedantic(lambda: [_solve(p) for p in positions], rounds=1, iterations=1)
-    core = _time_each(_solve, positions, 1)  # some positions take seconds: one call each
+    core = time_each(_solve, positions, 1)  # some positions take seconds: one call each
     peer = _peer_solver(rules)
     peer_times = None
     if peer is not None:
-        peer_times = _time_each(lambda p: _peer_solve(peer, p), positions[: QUICK_COUNT if quick else PEER_COUNT], 1)
+        peer_times = time_each(lambda p: _peer_solve(peer, p), positions[: QUICK_COUNT if quick else PEER_COUNT], 1)
     _record("large-set (160, 4 jokers)", core, peer_times, "2 jokers on the table, 2 on the rack")
 
 
@@ -188,7 +171,7 @@ def test_bench_arrange_50(benchmark: Any) -> None:
     benchmark.group = "search-arrange50"
     benchmark.pedantic(lambda: [arrange(t, rules) for t in tables], rounds=1 if quick else 3, iterations=1)
     assert all(arrange(t, rules) is not None for t in tables)  # built from valid sets
-    core = _time_each(lambda t: arrange(t, rules), tables, 1 if quick else REPEAT)
+    core = time_each(lambda t: arrange(t, rules), tables, 1 if quick else REPEAT)
     _record("arrange50", core, None, "50 tiles, 0-2 jokers")
 
 
@@ -201,5 +184,5 @@ def test_bench_plays_medium(benchmark: Any) -> None:
     benchmark.pedantic(lambda: [len(plays(p.table, p.rack, rules=p.rules)) for p in positions], rounds=1,
                        iterations=1)
     counts = [len(plays(p.table, p.rack, rules=p.rules)) for p in positions]
-    core = _time_each(lambda p: len(plays(p.table, p.rack, rules=p.rules)), positions, 1 if quick else REPEAT)
+    core = time_each(lambda p: len(plays(p.table, p.rack, rules=p.rules)), positions, 1 if quick else REPEAT)
     _record("plays-medium", core, None, f"median {statistics.median(counts):.0f} plays, max {max(counts)}")
