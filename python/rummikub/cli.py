@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .arena import add_arena_parser
     from .commands.check import add_check_parser
     from .commands.solve import add_solve_parser
+    from .engine import add_engine_parser
+    from .replay import add_replay_parser
+    from .server.cli import add_serve_parser
 
     parser = _Parser(prog="rummikub", description="An exact, fast Rummikub engine.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -57,15 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve_parser(sub)
     add_check_parser(sub)
     add_arena_parser(sub)
-    from .engine import add_engine_parser
-
     add_engine_parser(sub)
-    from .replay import add_replay_parser
-
     add_replay_parser(sub)
-    from .server.cli import add_serve_parser
-
-    add_serve_parser(sub)
+    add_serve_parser(sub)  # serve and play
     return parser
 
 
