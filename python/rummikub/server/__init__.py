@@ -31,7 +31,24 @@ Codes: ``auth``, ``hello_again``, ``bad_json``, ``bad_message``, ``too_large``, 
 
 from __future__ import annotations
 
-from .app import create_app
-from .rooms import Settings
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
+    from .rooms import Settings
 
 __all__ = ["create_app", "Settings"]
+
+
+def __getattr__(name: str) -> Any:
+    """The application and its settings, imported on first use: the command line registers ``serve`` and
+    ``play`` without loading Starlette and uvicorn."""
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    if name == "Settings":
+        from .rooms import Settings
+
+        return Settings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
