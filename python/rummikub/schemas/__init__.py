@@ -5,7 +5,7 @@ The files are shipped in the wheel; their ``$id`` is ``https://rummikub.invalid/
 (a name, never fetched), so they refer to each other by file name.
 
 >>> sorted(schema_names())
-['action', 'draft', 'observation', 'protocol', 'record']
+['action', 'draft', 'observation', 'protocol', 'record', 'server']
 >>> validator("action").is_valid({"kind": "draw"})
 True
 """
