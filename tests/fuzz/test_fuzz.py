@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummikub import Game, RuleSet
+from tests.helpers.processes import child_env
 from tests.fuzz import gen
 
 EXAMPLES = int(os.environ.get("RUMMIKUB_FUZZ_EXAMPLES", "100"))
@@ -85,7 +86,7 @@ def test_extension_entry_points_never_crash(seed: int) -> None:
     """Random calls into rummikub._core in a subprocess (a crash would end pytest): every call returns or raises
     a ValueError or TypeError."""
     calls = max(100, EXAMPLES * 20)
-    env: dict[str, Any] = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "python"), str(ROOT)]))
+    env: dict[str, Any] = child_env()
     done = subprocess.run([sys.executable, "-m", "tests.fuzz.gen", str(seed), str(calls)], capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=600)
     last = done.stderr.strip().splitlines()[-3:]

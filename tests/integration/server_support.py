@@ -4,7 +4,6 @@ plays the solver's hint (or draws) whenever it is its turn."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
+
+from tests.helpers.processes import child_env
 
 from rummikub.server import Settings, create_app
 
@@ -117,7 +118,7 @@ SERVE = "import sys; from rummikub.cli import main; sys.exit(main())"
 @contextmanager
 def serve_process(db: str, port: int, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
     """``rummikub serve`` as a real process on 127.0.0.1:``port``; waits until it answers HTTP."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    env = child_env()
     proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--db", db, "--bot-delay", "0", "--log-level", "warning", *extra],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.helpers.processes import child_env
 
 from rummikub import Action, Game, InvalidNotationError, InvalidRecordError, PlayerView, RuleSet, RummikubError
 from rummikub._errors import shorten
@@ -240,7 +241,7 @@ def test_a_timeout_event_is_a_fresh_copy() -> None:
 
 
 def _arena(*args: str, env_path: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT / "python"), env_path) if p))
+    env = child_env(*([env_path] if env_path else []))
     return subprocess.run([sys.executable, "-m", "rummikub", "arena", "--quiet", *args], capture_output=True,
                           text=True, env=env, timeout=timeout)
 

@@ -4,10 +4,11 @@ both end with the scores; a broken record is an error message and exit status 1.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.helpers.processes import child_env
 
 from rummikub import Game
 from rummikub.bots import get_bot
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     return subprocess.run([sys.executable, "-m", "rummikub.cli", "replay", *args], input=stdin, text=True,
                           capture_output=True, env=env, timeout=120)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 import time
@@ -15,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from rummikub.server.store import CreateRoom, LoopWriter, SeatRow, SetStatus, SQLiteStore, Writer
-from tests.integration.server_support import ROOT, SERVE, client, hello, make_room, my_move, wait_turn_or_end
+from tests.helpers.processes import child_env
+from tests.integration.server_support import SERVE, client, hello, make_room, my_move, wait_turn_or_end
 
 
 @pytest.mark.parametrize("writer", ["thread", "loop"])
@@ -54,7 +54,7 @@ def test_a_faulty_write_fails_alone_in_its_batch(tmp_path: Path, kind: str) -> N
 
 
 def test_play_serves_a_room_against_bots_and_prints_its_address(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    env = child_env()
     proc = subprocess.Popen([sys.executable, "-c", SERVE, "play", "--vs", "easy,hard", "--preset", "classic",
                              "--db", str(tmp_path / "play.db"), "--no-browser", "--bot-delay", "0"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
