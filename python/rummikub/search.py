@@ -229,7 +229,6 @@ class LegalPlays:
         """
         return [of_core(s) for s in self._load().played()]
 
-    _played = played_tiles  # the name the bots used before played_tiles was public
 
     @property
     def stats(self) -> SearchStats:

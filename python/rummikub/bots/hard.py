@@ -98,7 +98,7 @@ class HardBot(Bot):
         if _sub_multisets(rack) <= self.max_enumeration:
             legal = plays(view.table, rack, rules=rules, opened=True)
             # The played tiles of every legal play, best first (most tiles); tables are built when needed.
-            played = legal._played()
+            played = legal.played_tiles()
 
             def table_of(tiles: TileSet) -> Table:
                 play = legal.get(tiles)
@@ -165,7 +165,7 @@ class HardBot(Bot):
         counts: list[int] = rack.to_counts().tolist()  # Python ints: indexing numpy scalars cost the most here
         seen_not: list[int] = unseen.tolist()
         out: dict[int, float] = {}
-        for code in sorted(set(rack._s.codes()) - {_JOKER}):
+        for code in sorted(set(core_of(rack).codes()) - {_JOKER}):
             c, n = divmod(code, _STRIDE)
             n += 1
             near = 0.0
@@ -189,7 +189,7 @@ class HardBot(Bot):
         score = tile_weight * len(played) + w.value * played.value(0)
         score += w.joker * kept.jokers
         # the kept tiles' codes in canonical order (jokers last), summed in that order as before
-        score += w.flex * sum([partners.get(c, 0.0) for c in kept._s.codes() if c != _JOKER])
+        score += w.flex * sum([partners.get(c, 0.0) for c in core_of(kept).codes() if c != _JOKER])
         return score
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],

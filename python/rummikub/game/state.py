@@ -547,11 +547,11 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
     as a plain Table, by a bot say, leaves the sets it did not change as the players laid them)."""
     orders: dict[tuple[int, ...], list[tuple[Tile, ...]]] = {}
     for meld, tiles in zip(before, layout):
-        orders.setdefault(meld._key, []).append(tiles)
+        orders.setdefault(meld.key, []).append(tiles)
     out = []
     changed = False
     for meld in after:
-        kept = orders.get(meld._key)
+        kept = orders.get(meld.key)
         if kept:
             tiles = kept.pop()
             changed = changed or tiles != meld.tiles
