@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <thread>
@@ -112,11 +113,21 @@ std::string where(const std::vector<Meld>& table, const TileSet& rack) {
   return "rack " + quoted(tiles_text(rack)) + " on table " + quoted(table_text(table));
 }
 
+// Returns a node limit as users read it: states, and the memory they stand for.
+std::string limit_text(size_t node_limit) {
+  const double bytes = static_cast<double>(node_limit) * static_cast<double>(kSearchBytesPerNode);
+  const bool big = bytes >= 1e9, mid = bytes >= 1e6;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%zu search state%s or %.3g %s of search memory", node_limit,
+                node_limit == 1 ? "" : "s", bytes / (big ? 1e9 : mid ? 1e6 : 1e3), big ? "GB" : mid ? "MB" : "KB");
+  return buf;
+}
+
 // Raises SearchLimitError when a search stopped at its node limit (its answer is unknown, not "no play").
 void require_within_limit(const SearchStats& s, size_t node_limit, const std::string& what) {
   if (s.limited != 0) {
-    raise_error(ErrorKind::SearchLimit,
-                what + ": search limit: a programme run passed " + std::to_string(node_limit) + " states");
+    raise_error(ErrorKind::SearchLimit, what + ": search limit: a programme run passed its limit of " +
+                                            limit_text(node_limit) + " (pass a larger limit, or None for none)");
   }
 }
 
@@ -416,7 +427,7 @@ void register_search(py::module_& m) {
         if (status == PlaysStatus::TooMany) {
           raise_error(ErrorKind::SearchLimit, "plays of " + where(pos.table, rack) +
                                                   ": too many plays to list: the enumeration passed its limit of " +
-                                                  std::to_string(node_limit) + " search states");
+                                                  limit_text(node_limit) + " (pass a larger limit, or None for none)");
         }
         if (status != PlaysStatus::Ok) {
           raise_error(ErrorKind::TileCount, "plays of " + where(pos.table, rack) + ": the position does not fit the rule set");

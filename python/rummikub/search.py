@@ -148,8 +148,9 @@ def _opened(opened: object) -> bool:
 
 
 DEFAULT_ARRANGE_LIMIT = 2_000_000
-"""Search states one run of :func:`arrange` may hold before it gives up (the 116-tile multiset that needs the
-most of any found takes about 1,000,000 and half a second)."""
+"""The states one run of :func:`arrange` may hold before it gives up, and through them its memory (256 bytes a
+state of the limit: 0.5 GB). The 116-tile multiset that needs the most of any found takes about 1,000,000
+states and half a second."""
 
 
 def arrange(tiles: TilesLike, rules: RuleSet | None = None, *,
@@ -169,9 +170,10 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None, *,
     return None if found.table is None else table_of_codes(found.table)
 
 
-DEFAULT_SOLVE_LIMIT = 6_000_000
-"""Search states (96 bytes each, plus their layers' index and spare room) one programme run of :func:`solve`
-may hold before it gives up."""
+DEFAULT_SOLVE_LIMIT = 4_000_000
+"""The states one programme run of :func:`solve` may hold before it gives up, and through them its memory: a run
+also stops once its layers hold 256 bytes for each state of the limit, so the default bounds a search at
+1 GB (``docs/performance.md``, "Memory")."""
 
 
 def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,
@@ -268,8 +270,8 @@ class LegalPlays:
 _CHUNK = 64  # plays fetched from the core per call while iterating
 
 DEFAULT_PLAYS_LIMIT = 4_000_000
-"""Search states (96 bytes each, plus their layers' index and spare room) that :func:`plays` may hold before
-it gives up."""
+"""The states :func:`plays` may hold before it gives up, and through them its memory: it also stops once its
+programmes and the plays found hold 256 bytes for each state of the limit, so the default bounds it at 1 GB."""
 
 
 def plays(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, opened: bool = True,

@@ -99,10 +99,11 @@ def test_the_core_raises_the_package_classes() -> None:
         _core.solve((), _core.TileSet([48, 48, 48]), RULES, True, _core.Objective.TILES)
     with pytest.raises(InvalidMeldError, match="table meld 1"):
         _core.solve((5,), _core.TileSet([0]), RULES, True, _core.Objective.TILES)
-    with pytest.raises(SearchLimitError, match="search limit"):
+    # The limit bounds memory as well as states, and the refusal says both.
+    with pytest.raises(SearchLimitError, match=r"search limit: .* 1 search state or 0.256 KB of search memory"):
         solve(BIG_TABLE, BIG_RACK, limit=1)
-    with pytest.raises(SearchLimitError, match="too many plays"):
-        len(plays(BIG_TABLE, BIG_RACK, limit=1))
+    with pytest.raises(SearchLimitError, match=r"too many plays .* 1000 search states or 256 KB of search memory"):
+        len(plays(BIG_TABLE, BIG_RACK, limit=1000))
     with pytest.raises(RummikubError, match="at most 3 copies"):
         _core.SearchRules(_core.Params(copies=5), 30, True, False, _core.JokerPolicy.FREE, 30)
 

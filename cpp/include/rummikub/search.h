@@ -52,6 +52,10 @@ struct PlayResult {
 // min_len <= 7 on top of params_ok).
 bool search_supported(const Params& p);
 
+// The memory a node limit stands for: a search may hold this many bytes of layers (nodes, their index, the
+// dominance buckets and the room kept in reserve) for each node of its limit, and stops past either bound.
+constexpr std::size_t kSearchBytesPerNode = 256;
+
 // Partitions all of `tiles` into valid melds; returns false when no partition exists. With node_limit > 0, a
 // search holding more nodes than that (or their bytes, see solve) stops: false, with stats->limited set.
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rummikub/search.h"
 #include "run_words.h"
 
 namespace rummikub::search {
@@ -199,7 +200,7 @@ struct Layer {
 
 // A search's node limit also bounds its memory: each node of the limit allows this many bytes of layers (a node
 // with its share of the index, the dominance buckets and the room its vectors keep in reserve).
-constexpr size_t kBytesPerState = 256;
+constexpr size_t kBytesPerState = kSearchBytesPerNode;
 // Returns the bytes a node limit allows (0: no limit).
 inline size_t limit_bytes(size_t node_limit) {
   return node_limit > SIZE_MAX / kBytesPerState ? SIZE_MAX : node_limit * kBytesPerState;
