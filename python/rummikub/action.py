@@ -19,6 +19,7 @@ table); equality compares what is on the table (as :class:`~rummikub.Table` does
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -126,16 +127,7 @@ def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout | None]
         if not piece:
             raise InvalidNotationError(f"empty meld {i} in {_short(text)}")
         try:
-            if piece.startswith("group:"):
-                tiles = _tiles_in_order(piece[6:], rules)
-                numbered = [t for t in tiles if not t.is_joker]
-                if not numbered or len({t.number for t in numbered}) != 1:
-                    raise InvalidMeldError(f"{shorten(piece)} is not a group")
-                meld = Meld.group(numbered[0].number or 0, [t.colour or 0 for t in numbered],
-                                  len(tiles) - len(numbered), rules)
-            else:
-                tiles = _tiles_in_order(piece, rules)
-                meld = Meld.parse(piece, rules)
+            meld, tiles = _read_meld(piece, rules)
         except RummikubError as exc:
             raise type(exc)(f"meld {i} of {_short(text)}: {exc}") from None
         melds.append(meld)
@@ -146,6 +138,20 @@ def _read_table(text: str, rules: RuleSet | None) -> tuple[Table, Layout | None]
     if all(m.tiles == tiles for m, tiles in zip(melds, layout)):
         return table, None
     return table, tuple(layout)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_meld(piece: str, rules: RuleSet | None) -> tuple[Meld, tuple[Tile, ...]]:
+    """One set of a table's text: its meld and its tiles in the order written. Cached: a client or a server
+    sends mostly the same sets turn after turn, and both results are immutable."""
+    if piece.startswith("group:"):
+        tiles = _tiles_in_order(piece[6:], rules)
+        numbered = [t for t in tiles if not t.is_joker]
+        if not numbered or len({t.number for t in numbered}) != 1:
+            raise InvalidMeldError(f"{shorten(piece)} is not a group")
+        return Meld.group(numbered[0].number or 0, [t.colour or 0 for t in numbered],
+                          len(tiles) - len(numbered), rules), tiles
+    return Meld.parse(piece, rules), _tiles_in_order(piece, rules)
 
 
 def _tiles_in_order(text: str, rules: RuleSet | None) -> tuple[Tile, ...]:
