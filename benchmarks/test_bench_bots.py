@@ -87,7 +87,7 @@ def timed_parts() -> Iterator[dict[str, float]]:
 
     patches: list[tuple[Any, str, str]] = [(_core, name, "search") for name in
                                            ("solve", "all_plays", "arrange", "solve_batch", "check_position")]
-    patches += [(state, "check_turn", "legality check"), (state.Game, "_view", "views"),
+    patches += [(state, "check_committed", "legality check"), (state.Game, "_view", "views"),
                 (state.Game, "_draw", "drawing")]
     patches += [(cls, "choose", "bots") for cls in (EasyBot, MediumBot, HardBot)]
     saved = [(owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name))

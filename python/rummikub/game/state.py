@@ -33,7 +33,7 @@ from typing import Any
 
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
-from ..legality import Reason, check_turn, illegal
+from ..legality import Reason, illegal
 from ..meld import Table
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
@@ -41,7 +41,7 @@ from ..search import DEFAULT_PLAYS_LIMIT
 from ..tiles import Tile, TileSet
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
-from .legal import LegalActions
+from .legal import LegalActions, check_committed
 from .view import Deferred, Event, PlayerView, public_event, thaw_event
 
 __all__ = ["Game"]
@@ -425,7 +425,7 @@ class Game:
 
     def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None) -> TileSet:
         p = self._current
-        played = check_turn(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
+        played = check_committed(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
         if layout is None:
             if self._layout is not None:
                 layout = _keep_order(self._table, self._layout, table)
