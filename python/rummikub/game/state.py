@@ -38,7 +38,8 @@ from ..meld import Table
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from ..search import DEFAULT_PLAYS_LIMIT
-from ..tiles import Tile, TileSet
+from .. import _core
+from ..tiles import Tile, TileSet, of_core
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
 from .legal import LegalActions, check_committed
@@ -81,6 +82,7 @@ class Game:
         self._passes = 0
         self._turn = 0
         self._events: list[dict[str, Any]] = []  # never mutated once appended (copies go out)
+        self._counts: tuple[int, tuple[int, ...], tuple[bool, ...]] = (-1, (), ())  # turn, rack sizes, opened
         # per viewer (None: spectators): the events list their public forms were made from, and those forms
         self._public_events: dict[int | None, tuple[list[dict[str, Any]], list[Event]]] = {}
         self._draft: Draft | None = None
@@ -309,17 +311,29 @@ class Game:
         return self._view(None)
 
     def _view(self, p: int | None) -> PlayerView:
-        out = object.__new__(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
+        out = _new_view(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
         # The history and the table's notation are computed when first read (most bots read neither): the
         # events list only grows and the table and layout are never changed, so they stay this turn's.
+        counts = self._counts
+        if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
+            counts = self._counts = (self._turn, tuple([r._s.size() for r in self._racks]), tuple(self._opened))
+        events = self._events
         out.__dict__.update(
             player=p, players=self.players, rules=self.rules, rack=None if p is None else self._racks[p],
             table=self._table, table_text=Deferred(layout_text, self._table, self._layout),
-            rack_sizes=tuple([int(r._s.size()) for r in self._racks]), pool_size=len(self._pool),
-            current_player=self._current, opened=tuple(self._opened), turn=self._turn,
-            history=Deferred(_public_prefix, self._events, self._public_cache(p), p, len(self._events)),
+            rack_sizes=counts[1], pool_size=len(self._pool), current_player=self._current, opened=counts[2],
+            turn=self._turn, history=Deferred(self._public_history_of, events, p, len(events)),
             outcome=self._outcome, deadline=self._deadline)
         return out
+
+    def _public_history_of(self, events: list[dict[str, Any]], p: int | None, n: int) -> tuple[Event, ...]:
+        """The public forms of ``events[:n]`` for viewer ``p`` (a view's history, made when first read)."""
+        cached = self._public_events.get(p)
+        if cached is None or cached[0] is not events or len(cached[1]) > len(events):
+            if self._events is not events:  # the game's events are another list now (not in practice)
+                return _public_prefix(events, [], p, n)
+            cached = self._public_events[p] = (events, [])
+        return _public_prefix(events, cached[1], p, n)
 
     def _public_cache(self, p: int | None) -> list[Event]:
         """The list of viewer ``p``'s public forms of this game's events (filled on demand by _public_prefix)."""
@@ -431,7 +445,7 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        self._racks[p] = self._racks[p] - played
+        self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
         self._table = table
         self._layout = layout
         self._opened[p] = True
@@ -449,10 +463,11 @@ class Game:
             self._pass(cause, now)
             return
         p = self._current
-        drawn = [self._pool.pop() for _ in range(min(count, len(self._pool)))]
-        self._racks[p] = self._racks[p] | TileSet(drawn)
+        pool = self._pool
+        drawn = [pool.pop() for _ in range(min(count, len(pool)))]
+        self._racks[p] = of_core(self._racks[p]._s.sum(_core.TileSet([t._code for t in drawn])))
         self._passes = 0
-        self._events.append({"type": "draw", "player": p, "tiles": tuple(str(t) for t in drawn), "cause": cause})
+        self._events.append({"type": "draw", "player": p, "tiles": tuple([str(t) for t in drawn]), "cause": cause})
         self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
@@ -527,6 +542,9 @@ class Game:
         state = f"over: {self._outcome.termination.value}" if self._outcome else f"player {self._current} to move"
         return (f"<Game {self.rules.name} players={self.players} seed={self.seed} turn={self._turn} "
                 f"pool={len(self._pool)} {state}>")
+
+
+_new_view = object.__new__
 
 
 def _public_prefix(events: list[dict[str, Any]], public: list[Event], viewer: int | None,
