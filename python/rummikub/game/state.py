@@ -261,6 +261,31 @@ class Game:
                                         player=p, owner=self)
         return draft
 
+    def set_draft(self, draft: Draft) -> None:
+        """Makes ``draft`` (read against this game: ``Draft.from_dict(game, ...)``) the current player's move in
+        progress, as if its edits had been made on :attr:`draft`: when the turn's time runs out, a started move
+        is a failed move. A draft of another game or turn raises :class:`RummikubError` and changes nothing.
+
+        >>> g = Game.new(players=2, seed=3)
+        >>> d = Draft.from_dict(g, g.draft.to_dict()); g.set_draft(d); g.draft is d
+        True
+        """
+        if not isinstance(draft, Draft) or draft._owner is not self or draft.ended or \
+                draft.turn != self._turn or draft.player != self._current:
+            raise RummikubError(f"set_draft takes a draft of this game's current turn (Draft.from_dict(game, ...)), "
+                                f"got {shorten(draft)}")
+        self._draft = draft
+
+    @property
+    def event_count(self) -> int:
+        """How many events the game has recorded (each play, draw and pass, timeouts included): the length of
+        :meth:`history` without copying it.
+
+        >>> g = Game.new(players=2, seed=3); g.apply("draw"); g.event_count
+        1
+        """
+        return len(self._events)
+
     def is_terminal(self) -> bool:
         """True once somebody went out or the pool ran out with a full round of passes."""
         return self._outcome is not None
@@ -347,13 +372,16 @@ class Game:
         """The read-only public forms of the events for viewer ``p``, each made once."""
         return _public_prefix(self._events, self._public_cache(p), p, len(self._events))
 
-    def history(self, player: int | None = None, *, public: bool = False) -> list[dict[str, Any]]:
-        """Fresh JSON-ready copies of the events so far. For ``player`` (or a spectator with ``public=True``)
-        the public form: draws by others show only their count."""
+    def history(self, player: int | None = None, *, public: bool = False, start: int = 0) -> list[dict[str, Any]]:
+        """Fresh JSON-ready copies of the events so far, from number ``start`` on (0: all of them). For
+        ``player`` (or a spectator with ``public=True``) the public form: draws by others show only their count.
+        """
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+            raise RummikubError(f"start must be an event number (an int >= 0), got {shorten(start)}")
         if player is None and not public:
-            return [thaw_event(e) for e in self._events]
+            return [thaw_event(e) for e in self._events[start:]]
         viewer = None if player is None else self._player(player)
-        return [thaw_event(e) for e in self._public_history(viewer)]
+        return [thaw_event(e) for e in self._public_history(viewer)[start:]]
 
     def _player(self, player: int) -> int:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
