@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,7 @@ __all__ = ["HardBot", "HardWeights"]
 
 _JOKER = 64
 _STRIDE = 16
+_TILES = [Tile.from_code(code) for code in range(_JOKER + 1)]  # every tile by its code
 
 
 @dataclass(frozen=True)
@@ -183,13 +185,15 @@ class HardBot(Bot):
         return out
 
     def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
-        """The score of playing ``played`` from ``rack`` before threats."""
+        """The score of playing ``played`` from ``rack`` (which holds it) before threats."""
         w = self.weights
-        kept = rack - played
-        score = tile_weight * len(played) + w.value * played.value(0)
-        score += w.joker * kept.jokers
-        # the kept tiles' codes in canonical order (jokers last), summed in that order as before
-        score += w.flex * sum([partners.get(c, 0.0) for c in core_of(kept).codes() if c != _JOKER])
+        p = core_of(played)
+        kept = core_of(rack).difference(p)
+        score = tile_weight * p.size() + w.value * p.value(0)
+        score += w.joker * kept.count(_JOKER)
+        # the kept tiles' codes in canonical order (jokers last), summed in that order
+        get = partners.get
+        score += w.flex * sum([get(c, 0.0) for c in kept.codes() if c != _JOKER])
         return score
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
@@ -201,7 +205,8 @@ class HardBot(Bot):
         A charge only lowers a score, so a candidate is searched only while it can still beat the best charged
         candidate so far (ties: the earlier candidate wins). One that cannot keeps an upper bound of its score:
         its static score when it is not searched at all, or its charge so far when it stops part way."""
-        pool = [Tile.from_code(int(code)) for code in np.repeat(np.arange(len(unseen)), unseen)]
+        tiles = _TILES
+        pool = [tiles[code] for code, count in enumerate(unseen.tolist()) for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         racks = {q: [TileSet(self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
                  for q in threats}
@@ -236,6 +241,12 @@ def _without_jokers(rack: TileSet) -> TileSet:
 
 
 def _sub_multisets(rack: TileSet) -> int:
-    """How many non-empty sub-multisets the rack has: an upper bound on its number of legal plays."""
-    counts = rack.to_counts()
-    return int(np.prod(counts[counts > 0].astype(np.float64) + 1)) - 1
+    """How many non-empty sub-multisets the rack has: an upper bound on its number of legal plays.
+
+    >>> _sub_multisets(TileSet.parse("R1 R1 K2 J"))
+    11
+    """
+    total = 1
+    for count in Counter(core_of(rack).codes()).values():
+        total *= count + 1
+    return total - 1
