@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
@@ -81,10 +81,10 @@ class Game:
         self._opened = [rules.opening_threshold == 0] * n
         self._passes = 0
         self._turn = 0
-        self._events: list[dict[str, Any]] = []  # never mutated once appended (copies go out)
+        self._events: list[Mapping[str, Any]] = []  # never mutated once appended (copies go out)
         self._counts: tuple[int, tuple[int, ...], tuple[bool, ...]] = (-1, (), ())  # turn, rack sizes, opened
         # per viewer (None: spectators): the events list their public forms were made from, and those forms
-        self._public_events: dict[int | None, tuple[list[dict[str, Any]], list[Event]]] = {}
+        self._public_events: dict[int | None, tuple[list[Mapping[str, Any]], list[Event]]] = {}
         self._draft: Draft | None = None
         self._outcome: Outcome | None = None
         self._clock: Clock = clock if clock is not None else default_clock
@@ -351,7 +351,7 @@ class Game:
             outcome=self._outcome, deadline=self._deadline)
         return out
 
-    def _public_history_of(self, events: list[dict[str, Any]], p: int | None, n: int) -> tuple[Event, ...]:
+    def _public_history_of(self, events: list[Mapping[str, Any]], p: int | None, n: int) -> tuple[Event, ...]:
         """The public forms of ``events[:n]`` for viewer ``p`` (a view's history, made when first read)."""
         cached = self._public_events.get(p)
         if cached is None or cached[0] is not events or len(cached[1]) > len(events):
@@ -478,8 +478,7 @@ class Game:
         self._layout = layout
         self._opened[p] = True
         self._passes = 0
-        self._events.append({"type": "play", "player": p, "table": layout_text(table, layout),
-                             "played": str(played), "cause": cause})
+        self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not self._racks[p]:
             self._finish(p)
         else:
@@ -575,7 +574,50 @@ class Game:
 _new_view = object.__new__
 
 
-def _public_prefix(events: list[dict[str, Any]], public: list[Event], viewer: int | None,
+class _PlayEvent(Mapping[str, Any]):
+    """A play's event, ``{"type": "play", "player": ..., "table": ..., "played": ..., "cause": ...}``, read-only:
+    the table's notation and the played tiles' text are written when first read (a game loop that never
+    reads its history never pays for them). Pickles as the plain dict."""
+
+    __slots__ = ("_player", "_table", "_layout", "_played", "_cause", "_texts")
+    _KEYS = ("type", "player", "table", "played", "cause")
+
+    def __init__(self, player: int, table: Table, layout: Layout | None, played: TileSet, cause: str) -> None:
+        self._player = player
+        self._table = table
+        self._layout = layout
+        self._played = played
+        self._cause = cause
+        self._texts: tuple[str, str] | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "type":
+            return "play"
+        if key == "player":
+            return self._player
+        if key == "cause":
+            return self._cause
+        if key == "table" or key == "played":
+            texts = self._texts
+            if texts is None:
+                texts = self._texts = (layout_text(self._table, self._layout), str(self._played))
+            return texts[0] if key == "table" else texts[1]
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return 5
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+def _public_prefix(events: list[Mapping[str, Any]], public: list[Event], viewer: int | None,
                    n: int) -> tuple[Event, ...]:
     """The public forms of ``events[:n]`` for ``viewer``, extending the cache ``public`` (the same forms for the
     same prefix whoever asks first; the events list only grows)."""
