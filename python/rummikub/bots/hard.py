@@ -44,7 +44,6 @@ __all__ = ["HardBot", "HardWeights"]
 
 _JOKER = 64
 _STRIDE = 16
-_TILES = [Tile.from_code(code) for code in range(_JOKER + 1)]  # every tile by its code
 
 
 @dataclass(frozen=True)
@@ -125,7 +124,8 @@ class HardBot(Bot):
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
-        unseen = (TileSet.full(rules) - view.table.tiles() - rack).to_counts().astype(np.int32)
+        seen = core_of(view.table.tiles()).sum(core_of(rack))
+        unseen = rules.params.full_set().difference(seen).to_counts().astype(np.int32)
         partners = self._partners(rack, unseen, rules.numbers)
         scored: list[tuple[float, int, TileSet | None]] = []
         for i, tiles in enumerate(played):
@@ -168,19 +168,18 @@ class HardBot(Bot):
         seen_not: list[int] = unseen.tolist()
         out: dict[int, float] = {}
         for code in sorted(set(core_of(rack).codes()) - {_JOKER}):
-            c, n = divmod(code, _STRIDE)
-            n += 1
+            c, n = divmod(code, _STRIDE)  # n: the number minus 1
+            row = c * _STRIDE
             near = 0.0
-            for d in (-2, -1, 1, 2):
-                m = n + d
-                if 1 <= m <= numbers:
-                    k = c * _STRIDE + m - 1
-                    w = 1.0 if abs(d) == 1 else 0.5
-                    near += w * (min(counts[k], 1) + 0.1 * seen_not[k])
+            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order
+            for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5)):
+                if 0 <= m < numbers:
+                    k = row + m
+                    near += w * ((1 if counts[k] else 0) + 0.1 * seen_not[k])
             for oc in range(4):
                 if oc != c:
-                    k = oc * _STRIDE + n - 1
-                    near += min(counts[k], 1) + 0.1 * seen_not[k]
+                    k = oc * _STRIDE + n
+                    near += (1 if counts[k] else 0) + 0.1 * seen_not[k]
             out[code] = min(1.0, near / 3.0)
         return out
 
@@ -205,17 +204,18 @@ class HardBot(Bot):
         A charge only lowers a score, so a candidate is searched only while it can still beat the best charged
         candidate so far (ties: the earlier candidate wins). One that cannot keeps an upper bound of its score:
         its static score when it is not searched at all, or its charge so far when it stops part way."""
-        tiles = _TILES
-        pool = [tiles[code] for code, count in enumerate(unseen.tolist()) for _ in range(count)]
+        # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
+        pool = [code for code, count in enumerate(unseen.tolist()) for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
-        racks = {q: [TileSet(self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
+        sample = self.rng.sample
+        racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
                  for q in threats}
         # An opponent goes out on a table when the table's tiles and its whole rack split into sets: one
         # ``arrange`` of the tiles together (the table's jokers count as free: a slight overestimate of what
         # the opponent can do, which is the safe side for a threat; exactly solve_batch's answer, faster).
         hidden = [rack for q in threats for rack in racks[q]]
         n = len(hidden)
-        base = view.table.tiles()
+        base = core_of(view.table.tiles())
         params = view.rules.params
         threat = self.weights.threat
         best: tuple[float, int, TileSet | None] | None = None
@@ -223,10 +223,10 @@ class HardBot(Bot):
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
-            table = base if p is None else base | p
+            table = base if p is None else base.sum(core_of(p))
             outs = 0
             for rack in hidden:  # sample by sample: a candidate charged below the best stops early
-                outs += _core.arrange(core_of(table | rack), params).table is not None
+                outs += _core.arrange(table.sum(rack), params).table is not None
                 if best is not None and score - threat * (outs / n) < best[0]:
                     break
             out[k] = charged = (score - threat * (outs / n), i, p)
