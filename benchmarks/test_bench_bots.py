@@ -6,6 +6,7 @@ with like; ``extra_info`` records games per second and the mean number of turns.
     PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200                # games/s
     PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200 --profile      # where the time goes
     PYTHONPATH=python python benchmarks/test_bench_bots.py hard 20 --cprofile        # cProfile's top functions
+    PYTHONPATH=python python benchmarks/test_bench_bots.py table                     # docs/performance.md's table
 
 ``--profile`` times, without a profiler's overhead on every call, the parts of a game (``rummikub.arena.profile_games``,
 also ``rummikub arena --profile``): the search (every call into the core's searches), the legality check of each
@@ -59,7 +60,24 @@ def profile_report(bot: str, games: int) -> str:
     return profile_games([bot] * 4, games, seed=1, preset="classic").table()
 
 
+def markdown_table(runs: tuple[tuple[str, int], ...] = (("medium", 200), ("hard", 20))) -> str:
+    """The table of docs/performance.md (``table``): for each (bot, games), games per second and the share of
+    each part of the profile."""
+    from rummikub.arena import PROFILE_PARTS
+
+    lines = ["| bots | games | games per second | " + " | ".join(PROFILE_PARTS) + " |",
+             "|---|---|---|" + "---|" * len(PROFILE_PARTS)]
+    for bot, games in runs:
+        p = profile_games([bot] * 4, games, seed=1, preset="classic")
+        shares = " | ".join(f"{100 * p.parts[part] / p.seconds:.1f}%" for part in PROFILE_PARTS)
+        lines.append(f"| four `{bot}` | {games} | {games / p.seconds:.1f} | {shares} |")
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":  # pragma: no cover - the command-line entry point
+    if sys.argv[1:2] == ["table"]:
+        print(markdown_table())
+        sys.exit(0)
     bot = sys.argv[1] if len(sys.argv) > 1 else "medium"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     if "--profile" in sys.argv:
