@@ -6,11 +6,13 @@ with like; ``extra_info`` records games per second and the mean number of turns.
     PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200                # games/s
     PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200 --profile      # where the time goes
     PYTHONPATH=python python benchmarks/test_bench_bots.py hard 20 --cprofile        # cProfile's top functions
+    PYTHONPATH=python python benchmarks/test_bench_bots.py table                     # docs/performance.md's table
 
-``--profile`` times, without a profiler's overhead on every call, the parts of a game: the search (every call
-into the core's searches), the legality check of each committed turn, building views, drawing, the bots' own
-Python around their searches (the search's Python wrapper included), and the rest (the game loop, applying actions, records). Each part's time
-excludes the parts it calls. Prefix ``taskset -c 0`` to pin one core; times are CPU time of this process.
+``--profile`` times, without a profiler's overhead on every call, the parts of a game (``rummikub.arena.profile_games``,
+also ``rummikub arena --profile``): the search (every call into the core's searches), the legality check of each
+committed turn, building views, drawing, the bots' own Python around their searches (the search's Python wrapper
+included), and the rest (the game loop, applying actions, records). Each part's time excludes the parts it calls.
+Prefix ``taskset -c 0`` to pin one core; times are CPU time of this process.
 """
 
 from __future__ import annotations
@@ -19,13 +21,11 @@ import cProfile
 import pstats
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from rummikub.arena import play_game
+from rummikub.arena import play_game, profile_games
 
 
 def play_games(bot: str, games: int, seed: int = 1, preset: str = "classic") -> list[int]:
@@ -54,68 +54,30 @@ def test_four_hard_bots(benchmark: Any) -> None:
     _bench(benchmark, "hard", games=5, rounds=2)
 
 
-PARTS = ("search", "legality check", "views", "drawing", "bots", "the rest")
-
-
-@contextmanager
-def timed_parts() -> Iterator[dict[str, float]]:
-    """While active, the CPU seconds spent in each of :data:`PARTS` (each part excluding the parts it calls),
-    measured by wrapping the functions that make up a turn; the wrappers are removed on exit."""
-    from rummikub import _core
-    from rummikub.bots.easy import EasyBot
-    from rummikub.bots.hard import HardBot
-    from rummikub.bots.medium import MediumBot
-    from rummikub.game import state
-
-    totals = dict.fromkeys(PARTS, 0.0)
-    stack: list[float] = []  # time spent in wrapped callees, per active wrapper
-    clock = time.process_time
-
-    def wrap(fn: Callable[..., Any], part: str) -> Callable[..., Any]:
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            stack.append(0.0)
-            start = clock()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                elapsed = clock() - start
-                inner = stack.pop()
-                totals[part] += elapsed - inner
-                if stack:
-                    stack[-1] += elapsed
-        return timed
-
-    patches: list[tuple[Any, str, str]] = [(_core, name, "search") for name in
-                                           ("solve", "all_plays", "arrange", "solve_batch", "check_position")]
-    patches += [(state, "check_turn", "legality check"), (state.Game, "_view", "views"),
-                (state.Game, "_draw", "drawing")]
-    patches += [(cls, "choose", "bots") for cls in (EasyBot, MediumBot, HardBot)]
-    saved = [(owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name))
-             for owner, name, _ in patches]
-    for owner, name, part in patches:
-        setattr(owner, name, wrap(getattr(owner, name), part))
-    start = clock()
-    try:
-        yield totals
-    finally:
-        for owner, name, original in saved:
-            setattr(owner, name, original)
-        totals["the rest"] = clock() - start - sum(v for k, v in totals.items() if k != "the rest")
-
-
 def profile_report(bot: str, games: int) -> str:
-    """Plays ``games`` games and returns the table of where their time went (``--profile``)."""
-    with timed_parts() as parts:
-        play_games(bot, games)
-    total = sum(parts.values())
-    lines = [f"four {bot} bots, {games} classic 4-player games: {total:.2f} s CPU, {games / total:.1f} games/s",
-             f"{'part':16s} {'seconds':>8s} {'share':>6s}"]
-    for part in PARTS:
-        lines.append(f"{part:16s} {parts[part]:8.3f} {parts[part] / total:6.1%}")
+    """Plays ``games`` games and returns the table of where their time went (``--profile``; the same as
+    ``rummikub arena --players BOT,BOT,BOT,BOT --preset classic --games N --profile``)."""
+    return profile_games([bot] * 4, games, seed=1, preset="classic").table()
+
+
+def markdown_table(runs: tuple[tuple[str, int], ...] = (("medium", 200), ("hard", 20))) -> str:
+    """The table of docs/performance.md (``table``): for each (bot, games), games per second and the share of
+    each part of the profile."""
+    from rummikub.arena import PROFILE_PARTS
+
+    lines = ["| bots | games | games per second | " + " | ".join(PROFILE_PARTS) + " |",
+             "|---|---|---|" + "---|" * len(PROFILE_PARTS)]
+    for bot, games in runs:
+        p = profile_games([bot] * 4, games, seed=1, preset="classic")
+        shares = " | ".join(f"{100 * p.parts[part] / p.seconds:.1f}%" for part in PROFILE_PARTS)
+        lines.append(f"| four `{bot}` | {games} | {games / p.seconds:.1f} | {shares} |")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":  # pragma: no cover - the command-line entry point
+    if sys.argv[1:2] == ["table"]:
+        print(markdown_table())
+        sys.exit(0)
     bot = sys.argv[1] if len(sys.argv) > 1 else "medium"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     if "--profile" in sys.argv:

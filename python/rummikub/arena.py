@@ -48,7 +48,7 @@ from .cli import add_rules_options, plural, rules_from_args
 from .protocol import FORFEIT_CAUSES, EngineProcess, ExternalPlayerError
 from .rules import DEFAULT_PRESET, RuleSet
 
-__all__ = ["GameResult", "ArenaResult", "play_game", "run_arena", "wilson_interval", "elo_ratings",
+__all__ = ["GameResult", "ArenaResult", "GameProfile", "PROFILE_PARTS", "play_game", "run_arena", "profile_games", "wilson_interval", "elo_ratings",
            "elo_from_score", "add_arena_parser", "arena_main", "derive_seed", "ExternalBot", "EXTERNAL_PREFIX",
            "FORFEIT_CAUSES", "DEFAULT_MOVE_SECONDS"]
 
@@ -561,6 +561,123 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
     return ArenaResult(players, rules.name, seed, results, time.perf_counter() - start, jobs, note)
 
 
+PROFILE_PARTS = ("search", "legality check", "views", "drawing", "bots", "the rest")
+"""The parts of a game's time that :func:`profile_games` measures, in the order it prints them."""
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """Where the CPU time of some games went (:func:`profile_games`): seconds per part of
+    :data:`PROFILE_PARTS`, each part without the parts it calls."""
+
+    players: tuple[str, ...]
+    preset: str
+    games: int
+    turns: int
+    parts: Mapping[str, float]
+
+    @property
+    def seconds(self) -> float:
+        """The CPU seconds of the games, all parts together."""
+        return sum(self.parts.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the games, their turns, CPU seconds, games per second and seconds per part."""
+        total = self.seconds
+        return {"players": list(self.players), "preset": self.preset, "games": self.games, "turns": self.turns,
+                "seconds": total, "games_per_second": self.games / total if total else 0.0,
+                "parts": dict(self.parts)}
+
+    def table(self) -> str:
+        """The profile as a text table: seconds and share of each part."""
+        total = self.seconds or 1e-12
+        lines = [f"{plural(self.games, 'game')} ({', '.join(self.players)}; preset {self.preset}; "
+                 f"{self.turns / max(1, self.games):.1f} turns a game): {self.seconds:.2f} s CPU, "
+                 f"{self.games / total:.1f} games/s",
+                 f"{'part':16s} {'seconds':>8s} {'share':>6s} {'us/turn':>8s}"]
+        for part in PROFILE_PARTS:
+            seconds = self.parts[part]
+            lines.append(f"{part:16s} {seconds:8.3f} {seconds / total:6.1%} {1e6 * seconds / max(1, self.turns):8.1f}")
+        return "\n".join(lines)
+
+
+def profile_games(players: Sequence[str], games: int, seed: int = 1,
+                  preset: str | RuleSet = DEFAULT_PRESET) -> GameProfile:
+    """Plays the tournament's first ``games`` games (as :func:`run_arena` with ``jobs`` 1: the same results)
+    and measures where their CPU time goes, without a profiler's cost on every call: the functions that make
+    up a turn are wrapped while the games run. The parts (:data:`PROFILE_PARTS`): the search (every call into
+    the core's searches), the legality check of each committed turn, building views, drawing, the bots' own
+    Python around their searches (the search's Python wrapper included), and the rest (the game loop,
+    applying actions, the records). Each part's time excludes the parts it calls.
+
+    >>> p = profile_games(["medium", "easy"], games=2, seed=1, preset="digital")
+    >>> sorted(p.parts) == sorted(PROFILE_PARTS), p.games, p.seconds > 0
+    (True, 2, True)
+    """
+    from . import _core
+    from .game import state
+
+    players = tuple(players)
+    if any(is_external(name) for name in players):
+        raise RummikubError("profile_games times built-in and registered bots; an external (cmd:) player's time "
+                            "is another process's")
+    rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise RummikubError(f"{plural(len(players), 'player')} ({shorten(', '.join(players), quote=False)}): rules "
+                            f"{shorten(rules.name)} allow {rules.min_players}..{rules.max_players}")
+    for name in dict.fromkeys(players):
+        get_bot(name, 0)  # fail early on an unknown bot
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise RummikubError(f"games must be a positive int, got {shorten(games)}")
+    totals = dict.fromkeys(PROFILE_PARTS, 0.0)
+    stack: list[float] = []  # the time spent in timed callees, per active timed call
+    clock = time.process_time
+
+    def timed(fn: Any, part: str) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            stack.append(0.0)
+            start = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                elapsed = clock() - start
+                totals[part] += elapsed - stack.pop()
+                if stack:
+                    stack[-1] += elapsed
+        return run
+
+    class _TimedBot:
+        def __init__(self, bot: BotLike) -> None:
+            self.choose = timed(bot.choose, "bots")
+
+    make_bot = get_bot
+
+    def timed_get_bot(name: str, seed: int | None = None) -> BotLike:
+        return _TimedBot(make_bot(name, seed))
+
+    patches: list[tuple[Any, str, str]] = [(_core, name, "search") for name in
+                                           ("solve", "all_plays", "arrange", "solve_batch", "check_position")]
+    patches += [(state, "check_committed", "legality check"), (state.Game, "_view", "views"),
+                (state.Game, "_draw", "drawing")]
+    saved = [(owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name))
+             for owner, name, _ in patches]
+    module = sys.modules[__name__]
+    turns = 0
+    start = clock()
+    try:
+        for owner, name, part in patches:
+            setattr(owner, name, timed(getattr(owner, name), part))
+        setattr(module, "get_bot", timed_get_bot)
+        for i in range(games):
+            turns += play_game(players, i, seed, rules).turns
+    finally:
+        setattr(module, "get_bot", make_bot)
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+        totals["the rest"] = clock() - start - sum(v for k, v in totals.items() if k != "the rest")
+    return GameProfile(players, rules.name, games, turns, totals)
+
+
 class _NoBar:
     def update(self, n: int) -> None:
         pass
@@ -602,6 +719,9 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="PATH", type=_json_path,
                    help="also write the summary and every game's result as JSON (checked before the games start)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--profile", action="store_true",
+                   help="instead of the results, print where the games' CPU time goes (search, legality check, "
+                        "views, drawing, the bots' own Python, the rest); the games run in this process")
     p.set_defaults(func=arena_main)
     return p
 
@@ -641,6 +761,15 @@ def _json_path(text: str) -> str:
 
 
 def _run(args: argparse.Namespace, players: list[str], out: TextIO | None) -> int:
+    if getattr(args, "profile", False):
+        profile = profile_games(players, args.games, args.seed, preset=rules_from_args(args))
+        print(profile.table())
+        if out is not None:
+            out.seek(0)
+            out.truncate()
+            out.write(json.dumps(profile.to_dict(), indent=2))
+            out.write("\n")
+        return 0
     previous = signal.getsignal(signal.SIGTERM)
     if any(is_external(name) for name in players):
         signal.signal(signal.SIGTERM, _interrupt)  # stop the external programs on a plain kill too

@@ -17,9 +17,11 @@ from rummikub.arena import (
     GameResult,
     elo_from_score,
     elo_ratings,
+    PROFILE_PARTS,
     lineup,
     main,
     play_game,
+    profile_games,
     run_arena,
     wilson_interval,
 )
@@ -169,3 +171,36 @@ def test_rummikub_command_has_arena(capsys: pytest.CaptureFixture[str]) -> None:
     assert "easy vs medium" in capsys.readouterr().out
     assert cli_main(["arena", "--players", "easy", "--games", "2"]) == 1
     assert "1 player (easy)" in capsys.readouterr().err
+
+
+def test_profile_games_times_every_part_and_plays_the_same_games() -> None:
+    from rummikub import _core
+    from rummikub.game import Game, state
+
+    saved = (_core.solve, _core.arrange, state.check_committed, Game._view, Game._draw)
+    profile = profile_games(["hard", "medium", "easy"], games=3, seed=4, preset="classic")
+    assert (_core.solve, _core.arrange, state.check_committed, Game._view, Game._draw) == saved  # restored
+    assert list(profile.parts) == list(PROFILE_PARTS)
+    assert profile.turns == sum(play_game(["hard", "medium", "easy"], i, 4, "classic").turns for i in range(3))
+    for part in ("search", "legality check", "views", "drawing", "bots"):
+        assert profile.parts[part] > 0, part
+    assert profile.parts["the rest"] > -0.01  # the whole minus the timed parts (clock resolution aside)
+    assert math.isclose(profile.seconds, sum(profile.parts.values()))
+    data = profile.to_dict()
+    assert data["games"] == 3 and data["turns"] == profile.turns and set(data["parts"]) == set(PROFILE_PARTS)
+    table = profile.table()
+    assert all(part in table for part in PROFILE_PARTS) and "games/s" in table
+    with pytest.raises(RummikubError, match="unknown bot 'wizard'"):
+        profile_games(["easy", "wizard"], games=1)
+    with pytest.raises(RummikubError, match="external"):
+        profile_games(["easy", "cmd:true"], games=1)
+
+
+def test_command_line_profile(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    out = f"{tmp_path}/profile.json"
+    assert main(["arena", "--players", "medium,easy", "--games", "2", "--preset", "digital", "--profile",
+                 "--json", out]) == 0
+    printed = capsys.readouterr().out
+    assert "legality check" in printed and "games/s" in printed and "95% CI" not in printed
+    data = json.loads(open(out).read())
+    assert data["games"] == 2 and set(data["parts"]) == set(PROFILE_PARTS)

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,7 +124,8 @@ class HardBot(Bot):
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
-        unseen = (TileSet.full(rules) - view.table.tiles() - rack).to_counts().astype(np.int32)
+        seen = core_of(view.table.tiles()).sum(core_of(rack))
+        unseen = rules.params.full_set().difference(seen).to_counts().astype(np.int32)
         partners = self._partners(rack, unseen, rules.numbers)
         scored: list[tuple[float, int, TileSet | None]] = []
         for i, tiles in enumerate(played):
@@ -166,30 +168,31 @@ class HardBot(Bot):
         seen_not: list[int] = unseen.tolist()
         out: dict[int, float] = {}
         for code in sorted(set(core_of(rack).codes()) - {_JOKER}):
-            c, n = divmod(code, _STRIDE)
-            n += 1
+            c, n = divmod(code, _STRIDE)  # n: the number minus 1
+            row = c * _STRIDE
             near = 0.0
-            for d in (-2, -1, 1, 2):
-                m = n + d
-                if 1 <= m <= numbers:
-                    k = c * _STRIDE + m - 1
-                    w = 1.0 if abs(d) == 1 else 0.5
-                    near += w * (min(counts[k], 1) + 0.1 * seen_not[k])
+            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order
+            for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5)):
+                if 0 <= m < numbers:
+                    k = row + m
+                    near += w * ((1 if counts[k] else 0) + 0.1 * seen_not[k])
             for oc in range(4):
                 if oc != c:
-                    k = oc * _STRIDE + n - 1
-                    near += min(counts[k], 1) + 0.1 * seen_not[k]
+                    k = oc * _STRIDE + n
+                    near += (1 if counts[k] else 0) + 0.1 * seen_not[k]
             out[code] = min(1.0, near / 3.0)
         return out
 
     def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
-        """The score of playing ``played`` from ``rack`` before threats."""
+        """The score of playing ``played`` from ``rack`` (which holds it) before threats."""
         w = self.weights
-        kept = rack - played
-        score = tile_weight * len(played) + w.value * played.value(0)
-        score += w.joker * kept.jokers
-        # the kept tiles' codes in canonical order (jokers last), summed in that order as before
-        score += w.flex * sum([partners.get(c, 0.0) for c in core_of(kept).codes() if c != _JOKER])
+        p = core_of(played)
+        kept = core_of(rack).difference(p)
+        score = tile_weight * p.size() + w.value * p.value(0)
+        score += w.joker * kept.count(_JOKER)
+        # the kept tiles' codes in canonical order (jokers last), summed in that order
+        get = partners.get
+        score += w.flex * sum([get(c, 0.0) for c in kept.codes() if c != _JOKER])
         return score
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
@@ -201,16 +204,18 @@ class HardBot(Bot):
         A charge only lowers a score, so a candidate is searched only while it can still beat the best charged
         candidate so far (ties: the earlier candidate wins). One that cannot keeps an upper bound of its score:
         its static score when it is not searched at all, or its charge so far when it stops part way."""
-        pool = [Tile.from_code(int(code)) for code in np.repeat(np.arange(len(unseen)), unseen)]
+        # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
+        pool = [code for code, count in enumerate(unseen.tolist()) for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
-        racks = {q: [TileSet(self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
+        sample = self.rng.sample
+        racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
                  for q in threats}
         # An opponent goes out on a table when the table's tiles and its whole rack split into sets: one
         # ``arrange`` of the tiles together (the table's jokers count as free: a slight overestimate of what
         # the opponent can do, which is the safe side for a threat; exactly solve_batch's answer, faster).
         hidden = [rack for q in threats for rack in racks[q]]
         n = len(hidden)
-        base = view.table.tiles()
+        base = core_of(view.table.tiles())
         params = view.rules.params
         threat = self.weights.threat
         best: tuple[float, int, TileSet | None] | None = None
@@ -218,10 +223,10 @@ class HardBot(Bot):
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
-            table = base if p is None else base | p
+            table = base if p is None else base.sum(core_of(p))
             outs = 0
             for rack in hidden:  # sample by sample: a candidate charged below the best stops early
-                outs += _core.arrange(core_of(table | rack), params).table is not None
+                outs += _core.arrange(table.sum(rack), params).table is not None
                 if best is not None and score - threat * (outs / n) < best[0]:
                     break
             out[k] = charged = (score - threat * (outs / n), i, p)
@@ -236,6 +241,12 @@ def _without_jokers(rack: TileSet) -> TileSet:
 
 
 def _sub_multisets(rack: TileSet) -> int:
-    """How many non-empty sub-multisets the rack has: an upper bound on its number of legal plays."""
-    counts = rack.to_counts()
-    return int(np.prod(counts[counts > 0].astype(np.float64) + 1)) - 1
+    """How many non-empty sub-multisets the rack has: an upper bound on its number of legal plays.
+
+    >>> _sub_multisets(TileSet.parse("R1 R1 K2 J"))
+    11
+    """
+    total = 1
+    for count in Counter(core_of(rack).codes()).values():
+        total *= count + 1
+    return total - 1

@@ -12,16 +12,159 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
 from ..action import Action, ActionKind
-from ..legality import check_turn
+from ..legality import check_meld, check_turn
 from ..meld import Table
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
-from ..tiles import TileSet
+from ..tiles import TileSet, core_of, of_core
 
-__all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT"]
+__all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The legality check of a committed turn, with a fast path for the common case.
+
+_VALID: dict[int, tuple[RuleSet, set[tuple[int, ...]]]] = {}  # by id(rules): meld keys found valid under them
+_MAX_VALID = 1 << 14
+
+
+def _valid_keys(rules: RuleSet) -> set[tuple[int, ...]]:
+    """The meld keys found valid under ``rules`` so far (remembered by identity: a game keeps its RuleSet, and
+    the entry keeps it alive, so its id is not reused while cached)."""
+    hit = _VALID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_VALID) >= 64:
+        _VALID.clear()
+    keys: set[tuple[int, ...]] = set()
+    _VALID[id(rules)] = (rules, keys)
+    return keys
+
+
+def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> TileSet | None:
+    """The rack tiles played when the turn ``before -> after`` is legal by a few multiset operations; None when
+    this cannot tell (a refusal, the opening rule, or a table joker whose set changed): then
+    :func:`~rummikub.legality.check_turn` decides. Whenever it answers, ``check_turn`` gives the same tiles.
+
+    The common case: every set of ``after`` is valid, the table's tiles all stay, the tiles added are in the
+    rack (at least one), the player had opened (or the rules have no opening threshold), and every set that
+    held a table joker is still on the table unchanged (so each table joker stays where it was, standing for
+    the same tile), or the rules let jokers go freely.
+    """
+    valid = _valid_keys(rules)
+    for meld in after:
+        if meld._key not in valid:
+            if check_meld(meld, rules) is not None:
+                return None
+            if len(valid) >= _MAX_VALID:
+                valid.clear()
+            valid.add(meld._key)
+    old, new, held = core_of(before.tiles()), core_of(after.tiles()), core_of(rack)
+    if not new.contains(old):
+        return None
+    played = new.difference(old)
+    if not played.size() or not held.contains(played):
+        return None
+    if not opened and rules.opening_threshold > 0:
+        return None
+    if rules.joker_retrieval != "free" and old.count(_JOKER) and not _jokers_stay_home(before, after):
+        return None
+    return of_core(played)
+
+
+def _jokers_stay_home(before: Table, after: Table) -> bool:
+    """True when every joker of ``before`` plainly stays where it was on ``after`` (False: not known).
+
+    Each joker of a run of ``before`` is matched with its own joker of ``after`` standing for the same tile in
+    a run that still holds one of the joker's former neighbours' places (a number of the old run next to it);
+    each group of ``before`` holding jokers is matched with its own group of ``after`` of the same number that
+    holds one of its colours and at least as many jokers, with as many missing colours in common as it has
+    jokers (its jokers stand for those colours before and after). Such jokers were not retrieved under any
+    reading of the joker rule (docs/rules.md §8); the jokers of ``after`` that are not matched are the rack's.
+    """
+    groups: list[tuple[int, int, int, int]] = []  # each group of before with jokers: number, colours, missing, jokers
+    runs: list[tuple[int, int, int, int]] = []  # each run joker of before: colour, number, old run's first, last
+    for meld in before:
+        info = meld._info
+        if info.jokers:
+            kind, colour, first, length, slots, colours = meld._key
+            if kind:
+                groups.append((first, colours, _missing(info), info.jokers))
+            else:
+                i = 0
+                while slots:
+                    if slots & 1:
+                        runs.append((colour, first + i, first, first + length - 1))
+                    slots >>= 1
+                    i += 1
+    # after's jokers: by the tile they stand for in runs ([first, last, used] of their run), by number in groups
+    homes: dict[tuple[int, int], list[list[int]]] = {}
+    places: dict[int, list[list[int]]] = {}  # [colours, missing, jokers, used] of after's groups with jokers
+    for meld in after:
+        info = meld._info
+        if info.jokers:
+            kind, colour, first, length, slots, colours = meld._key
+            if kind:
+                if groups:
+                    places.setdefault(first, []).append([colours, _missing(info), info.jokers, 0])
+            elif runs:
+                i = 0
+                while slots:
+                    if slots & 1:
+                        homes.setdefault((colour, first + i), []).append([first, first + length - 1, 0])
+                    slots >>= 1
+                    i += 1
+    for colour, n, a, b in runs:
+        for home in homes.get((colour, n), ()):
+            if not home[2] and ((a < n and home[0] < n) or (n < b and n < home[1])):
+                home[2] = 1
+                break
+        else:
+            return False
+    for n, colours, missing, jokers in groups:
+        for place in places.get(n, ()):
+            if not place[3] and place[0] & colours and place[2] >= jokers and \
+                    bin(place[1] & missing).count("1") >= jokers:
+                place[3] = 1
+                break
+        else:
+            return False
+    return True
+
+
+def _missing(info: Any) -> int:
+    """The colours a group's jokers may stand for, as a bit mask."""
+    mask = 0
+    for tile in info.candidates[0]:
+        mask |= 1 << tile._code // _STRIDE
+    return mask
+
+
+_STRIDE: int = _core.MAX_NUMBERS
+
+
+def check_committed(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
+    """The verdict of :func:`~rummikub.legality.check_turn` on a committed turn (the played tiles, or
+    :class:`IllegalMoveError`), by a few multiset operations in the common case (see :func:`_fast_turn`) and by
+    ``check_turn`` itself otherwise.
+
+    >>> from rummikub import Table, TileSet, RuleSet
+    >>> str(check_committed(Table.parse("R5 J R7"), TileSet.parse("R8 K1"), Table.parse("R5 J R7 R8"),
+    ...                     rules=RuleSet(), opened=True))
+    'R8'
+    """
+    played = _fast_turn(before, rack, after, rules, opened)
+    if played is None:
+        played = check_turn(before, rack, after, rules=rules, opened=opened)
+    return played
+
+
+_JOKER: int = _core.JOKER
 
 
 class LegalActions:
@@ -99,7 +242,7 @@ class LegalActions:
             return self._pool_size == 0
         assert action.table is not None
         try:
-            check_turn(self._table, self._rack, action.table, rules=self._rules, opened=self._opened)
+            check_committed(self._table, self._rack, action.table, rules=self._rules, opened=self._opened)
         except IllegalMoveError:
             return False
         return True

@@ -28,20 +28,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
-from ..legality import Reason, check_turn, illegal
+from ..legality import Reason, illegal
 from ..meld import Table
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from ..search import DEFAULT_PLAYS_LIMIT
-from ..tiles import Tile, TileSet
+from .. import _core
+from ..tiles import Tile, TileSet, of_core
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
-from .legal import LegalActions
+from .legal import LegalActions, check_committed
 from .view import Deferred, Event, PlayerView, public_event, thaw_event
 
 __all__ = ["Game"]
@@ -80,9 +81,10 @@ class Game:
         self._opened = [rules.opening_threshold == 0] * n
         self._passes = 0
         self._turn = 0
-        self._events: list[dict[str, Any]] = []  # never mutated once appended (copies go out)
+        self._events: list[Mapping[str, Any]] = []  # never mutated once appended (copies go out)
+        self._counts: tuple[int, tuple[int, ...], tuple[bool, ...]] = (-1, (), ())  # turn, rack sizes, opened
         # per viewer (None: spectators): the events list their public forms were made from, and those forms
-        self._public_events: dict[int | None, tuple[list[dict[str, Any]], list[Event]]] = {}
+        self._public_events: dict[int | None, tuple[list[Mapping[str, Any]], list[Event]]] = {}
         self._draft: Draft | None = None
         self._outcome: Outcome | None = None
         self._clock: Clock = clock if clock is not None else default_clock
@@ -259,6 +261,31 @@ class Game:
                                         player=p, owner=self)
         return draft
 
+    def set_draft(self, draft: Draft) -> None:
+        """Makes ``draft`` (read against this game: ``Draft.from_dict(game, ...)``) the current player's move in
+        progress, as if its edits had been made on :attr:`draft`: when the turn's time runs out, a started move
+        is a failed move. A draft of another game or turn raises :class:`RummikubError` and changes nothing.
+
+        >>> g = Game.new(players=2, seed=3)
+        >>> d = Draft.from_dict(g, g.draft.to_dict()); g.set_draft(d); g.draft is d
+        True
+        """
+        if not isinstance(draft, Draft) or draft._owner is not self or draft.ended or \
+                draft.turn != self._turn or draft.player != self._current:
+            raise RummikubError(f"set_draft takes a draft of this game's current turn (Draft.from_dict(game, ...)), "
+                                f"got {shorten(draft)}")
+        self._draft = draft
+
+    @property
+    def event_count(self) -> int:
+        """How many events the game has recorded (each play, draw and pass, timeouts included): the length of
+        :meth:`history` without copying it.
+
+        >>> g = Game.new(players=2, seed=3); g.apply("draw"); g.event_count
+        1
+        """
+        return len(self._events)
+
     def is_terminal(self) -> bool:
         """True once somebody went out or the pool ran out with a full round of passes."""
         return self._outcome is not None
@@ -309,17 +336,29 @@ class Game:
         return self._view(None)
 
     def _view(self, p: int | None) -> PlayerView:
-        out = object.__new__(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
+        out = _new_view(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
         # The history and the table's notation are computed when first read (most bots read neither): the
         # events list only grows and the table and layout are never changed, so they stay this turn's.
+        counts = self._counts
+        if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
+            counts = self._counts = (self._turn, tuple([r._s.size() for r in self._racks]), tuple(self._opened))
+        events = self._events
         out.__dict__.update(
             player=p, players=self.players, rules=self.rules, rack=None if p is None else self._racks[p],
             table=self._table, table_text=Deferred(layout_text, self._table, self._layout),
-            rack_sizes=tuple([int(r._s.size()) for r in self._racks]), pool_size=len(self._pool),
-            current_player=self._current, opened=tuple(self._opened), turn=self._turn,
-            history=Deferred(_public_prefix, self._events, self._public_cache(p), p, len(self._events)),
+            rack_sizes=counts[1], pool_size=len(self._pool), current_player=self._current, opened=counts[2],
+            turn=self._turn, history=Deferred(self._public_history_of, events, p, len(events)),
             outcome=self._outcome, deadline=self._deadline)
         return out
+
+    def _public_history_of(self, events: list[Mapping[str, Any]], p: int | None, n: int) -> tuple[Event, ...]:
+        """The public forms of ``events[:n]`` for viewer ``p`` (a view's history, made when first read)."""
+        cached = self._public_events.get(p)
+        if cached is None or cached[0] is not events or len(cached[1]) > len(events):
+            if self._events is not events:  # the game's events are another list now (not in practice)
+                return _public_prefix(events, [], p, n)
+            cached = self._public_events[p] = (events, [])
+        return _public_prefix(events, cached[1], p, n)
 
     def _public_cache(self, p: int | None) -> list[Event]:
         """The list of viewer ``p``'s public forms of this game's events (filled on demand by _public_prefix)."""
@@ -333,13 +372,16 @@ class Game:
         """The read-only public forms of the events for viewer ``p``, each made once."""
         return _public_prefix(self._events, self._public_cache(p), p, len(self._events))
 
-    def history(self, player: int | None = None, *, public: bool = False) -> list[dict[str, Any]]:
-        """Fresh JSON-ready copies of the events so far. For ``player`` (or a spectator with ``public=True``)
-        the public form: draws by others show only their count."""
+    def history(self, player: int | None = None, *, public: bool = False, start: int = 0) -> list[dict[str, Any]]:
+        """Fresh JSON-ready copies of the events so far, from number ``start`` on (0: all of them). For
+        ``player`` (or a spectator with ``public=True``) the public form: draws by others show only their count.
+        """
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+            raise RummikubError(f"start must be an event number (an int >= 0), got {shorten(start)}")
         if player is None and not public:
-            return [thaw_event(e) for e in self._events]
+            return [thaw_event(e) for e in self._events[start:]]
         viewer = None if player is None else self._player(player)
-        return [thaw_event(e) for e in self._public_history(viewer)]
+        return [thaw_event(e) for e in self._public_history(viewer)[start:]]
 
     def _player(self, player: int) -> int:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
@@ -425,19 +467,18 @@ class Game:
 
     def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None) -> TileSet:
         p = self._current
-        played = check_turn(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
+        played = check_committed(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
         if layout is None:
             if self._layout is not None:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        self._racks[p] = self._racks[p] - played
+        self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
         self._table = table
         self._layout = layout
         self._opened[p] = True
         self._passes = 0
-        self._events.append({"type": "play", "player": p, "table": layout_text(table, layout),
-                             "played": str(played), "cause": cause})
+        self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not self._racks[p]:
             self._finish(p)
         else:
@@ -449,10 +490,11 @@ class Game:
             self._pass(cause, now)
             return
         p = self._current
-        drawn = [self._pool.pop() for _ in range(min(count, len(self._pool)))]
-        self._racks[p] = self._racks[p] | TileSet(drawn)
+        pool = self._pool
+        drawn = [pool.pop() for _ in range(min(count, len(pool)))]
+        self._racks[p] = of_core(self._racks[p]._s.sum(_core.TileSet([t._code for t in drawn])))
         self._passes = 0
-        self._events.append({"type": "draw", "player": p, "tiles": tuple(str(t) for t in drawn), "cause": cause})
+        self._events.append({"type": "draw", "player": p, "tiles": tuple([str(t) for t in drawn]), "cause": cause})
         self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
@@ -529,7 +571,53 @@ class Game:
                 f"pool={len(self._pool)} {state}>")
 
 
-def _public_prefix(events: list[dict[str, Any]], public: list[Event], viewer: int | None,
+_new_view = object.__new__
+
+
+class _PlayEvent(Mapping[str, Any]):
+    """A play's event, ``{"type": "play", "player": ..., "table": ..., "played": ..., "cause": ...}``, read-only:
+    the table's notation and the played tiles' text are written when first read (a game loop that never
+    reads its history never pays for them). Pickles as the plain dict."""
+
+    __slots__ = ("_player", "_table", "_layout", "_played", "_cause", "_texts")
+    _KEYS = ("type", "player", "table", "played", "cause")
+
+    def __init__(self, player: int, table: Table, layout: Layout | None, played: TileSet, cause: str) -> None:
+        self._player = player
+        self._table = table
+        self._layout = layout
+        self._played = played
+        self._cause = cause
+        self._texts: tuple[str, str] | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "type":
+            return "play"
+        if key == "player":
+            return self._player
+        if key == "cause":
+            return self._cause
+        if key == "table" or key == "played":
+            texts = self._texts
+            if texts is None:
+                texts = self._texts = (layout_text(self._table, self._layout), str(self._played))
+            return texts[0] if key == "table" else texts[1]
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return 5
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+def _public_prefix(events: list[Mapping[str, Any]], public: list[Event], viewer: int | None,
                    n: int) -> tuple[Event, ...]:
     """The public forms of ``events[:n]`` for ``viewer``, extending the cache ``public`` (the same forms for the
     same prefix whoever asks first; the events list only grows)."""

@@ -82,12 +82,12 @@ def turn_of(game: Game) -> int:
 
 def event_count(game: Game) -> int:
     """How many events ``game`` has recorded (each turn, timeouts included, records one)."""
-    return len(game._events)  # the length only: history() would copy every event
+    return game.event_count
 
 
 def events_since(game: Game, start: int) -> list[dict[str, Any]]:
     """The full events from number ``start`` on (drawn tiles included: for the store only, never a client)."""
-    return game.history()[start:]
+    return game.history(start=start)
 
 
 def apply_action(game: Game, seat: int, action: Mapping[str, Any]) -> None:
@@ -128,7 +128,7 @@ def check_draft(game: Game, seat: int, draft: Mapping[str, Any]) -> dict[str, An
     checked = Draft.from_dict(game.view(seat), draft)
     answer = checked.check()
     if seat == game.current_player and not game.is_over:
-        game._draft = Draft.from_dict(game, draft)  # the move in progress, for the timeout rule
+        game.set_draft(Draft.from_dict(game, draft))  # the move in progress, for the timeout rule
     return answer
 
 

@@ -1,0 +1,102 @@
+"""The fast path of the committed turn's legality check (rummikub.game.legal) gives exactly the verdict of
+legality.check_turn: on the turns bots commit in seeded games and on many refused or rearranged variants of
+them (tables rearranged by ``arrange``, which moves jokers; tiles taken off the table; tiles not on the rack;
+the opening rule; nothing played), under every joker policy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummikub import IllegalMoveError, RuleSet, Table, TileSet, arrange
+from rummikub.bots import get_bot
+from rummikub.game import Game
+from rummikub.game.legal import _fast_turn, check_committed
+from rummikub.legality import check_turn
+
+Turn = tuple[Table, TileSet, Table, bool]
+
+
+def _verdict(fn: object, before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> tuple[str, str]:
+    try:
+        played = fn(before, rack, after, rules=rules, opened=opened)  # type: ignore[operator]
+    except IllegalMoveError as exc:
+        return ("refused", exc.reason)
+    return ("legal", str(played))
+
+
+def _committed_turns(preset: str, games: int) -> tuple[RuleSet, list[Turn]]:
+    """(table before, rack, table after, opened) of every play committed in seeded 4-bot games."""
+    rules = RuleSet.preset(preset).replace(turn_seconds=None)
+    turns: list[Turn] = []
+    for g in range(games):
+        game = Game.new(players=4, rules=rules, seed=100 + g, first_player=0)
+        bots = [get_bot(name, g * 4 + s) for s, name in enumerate(("medium", "hard", "easy", "medium"))]
+        while not game.is_over and game.turn < 400:
+            p = game.current_player
+            before, rack, opened = game.table, game.rack(p), game.opened(p)
+            action = bots[p].choose(game.view(p))
+            if action.table is not None:
+                turns.append((before, rack, action.table, opened))
+            game.apply(action, p)
+    return rules, turns
+
+
+def _variants(rules: RuleSet, turn: Turn, rng: random.Random) -> list[Turn]:
+    """The turn itself and refused or rearranged variants of it."""
+    before, rack, after, opened = turn
+    out = [turn, (before, rack, after, not opened), (before, rack, before, opened)]
+    played = after.tiles() - before.tiles()
+    # the same tiles arranged afresh (jokers often change sets), and some of the played tiles only
+    for tiles in (after.tiles(), before.tiles() | TileSet(rng.sample(list(played), max(1, len(played) // 2)))):
+        table = arrange(tiles, rules)
+        if table is not None:
+            out.append((before, rack, table, opened))
+    if len(after) > 1:  # a set of the new table left out: its table tiles leave the table
+        drop = rng.randrange(len(after))
+        out.append((before, rack, Table([m for i, m in enumerate(after) if i != drop]), opened))
+    smaller = list(rack)
+    rng.shuffle(smaller)  # the played tiles not all on the rack
+    out.append((before, TileSet(smaller[: len(smaller) // 2]), after, opened))
+    out.append((before, rack | played, after, opened))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "digital", "sabra", "pressman-2015"])
+def test_fast_path_gives_check_turns_verdict(preset: str) -> None:
+    rules, turns = _committed_turns(preset, games=8)
+    rng = random.Random(preset)
+    answered = legal = refused = 0
+    for turn in turns:
+        for before, rack, after, opened in _variants(rules, turn, rng):
+            full = _verdict(check_turn, before, rack, after, rules, opened)
+            fast = _fast_turn(before, rack, after, rules, opened)
+            if fast is not None:
+                answered += 1
+                assert full == ("legal", str(fast)), (str(before), str(rack), str(after), opened)
+            assert _verdict(check_committed, before, rack, after, rules, opened) == full
+            legal += full[0] == "legal"
+            refused += full[0] == "refused"
+    # the comparison covered both verdicts, and the fast path answered a good share of the legal turns
+    assert refused > 300 and legal > 300
+    assert answered > legal // 3
+
+
+def test_fast_path_leaves_joker_moves_to_the_full_check() -> None:
+    rules = RuleSet.preset("classic")
+    before = Table.parse("K9 B9 O9 J | R5 J R7")
+    # the group's joker (O9 or R9... here R9) left its group for a run: the full check decides, and refuses
+    after = Table.parse("K9 B9 O9 | R5 J R7 | R8 R9 J")
+    rack = TileSet.parse("R8 R9")
+    assert _fast_turn(before, rack, after, rules, True) is None
+    assert _verdict(check_committed, before, rack, after, rules, True) == \
+        _verdict(check_turn, before, rack, after, rules, True)
+    # jokers that stay where they were (the run extended, the group unchanged) take the fast path
+    after = Table.parse("K9 B9 O9 J | R5 J R7 R8")
+    assert str(_fast_turn(before, TileSet.parse("R8"), after, rules, True)) == "R8"
+    # a group whose joker keeps standing for a missing colour while the group grows
+    before = Table.parse("K9 B9 J")
+    after = Table.parse("K9 B9 O9 J")
+    assert str(_fast_turn(before, TileSet.parse("O9"), after, rules, True)) == "O9"
+    assert _verdict(check_turn, before, TileSet.parse("O9"), after, rules, True) == ("legal", "O9")
