@@ -15,8 +15,6 @@ Everything here runs in the C++ core (a dynamic programme over numbers and colou
 from __future__ import annotations
 
 import functools
-import operator
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
@@ -39,11 +37,6 @@ __all__ = ["Objective", "Play", "SearchStats", "LegalPlays", "DEFAULT_PLAYS_LIMI
 # ``transitions``, ``runs`` and ``limited``, comparable, hashable and picklable, with ``to_dict()`` for JSON.
 
 Objective = Literal["tiles", "value", "penalty"]
-# The core reads an Objective's ``value`` on every solve (pybind11 converts a native enum through it), and before
-# Python 3.12 Enum.value is a descriptor written in Python: a C-level property returns the same value in a tenth
-# of the time (about 0.2 us a search).
-if sys.version_info < (3, 12):
-    type.__setattr__(_core.Objective, "value", property(operator.attrgetter("_value_")))
 _OBJECTIVES = {"tiles": _core.Objective.TILES, "value": _core.Objective.VALUE, "penalty": _core.Objective.PENALTY}
 _POLICIES = {
     "free": _core.JokerPolicy.FREE,
