@@ -5,7 +5,7 @@
 Each position is a block: a ``P`` line (numbers colours copies jokers min_len threshold joker_in_opening
 extend_after_opening policy opened objective), one ``T`` line per table meld (its tile codes in slot order) and an
 ``R`` line (the rack's tile codes). The classes are those of benchmarks/search_counters.py, plus ``jokers`` (the
-joker-heavy oracle stream).
+joker-heavy oracle stream) and the timing benchmark's ``arrange50`` and ``plays-medium`` positions.
 """
 
 from __future__ import annotations
@@ -47,6 +47,12 @@ def main(out: Path, count: int) -> None:
     dump(out / "large-set.txt", [make_position(i, RuleSet.preset("large"), table_tiles=(30, 50), table_jokers=2,
                                                rack_jokers=2, label="large-set") for i in range(max(1, count // 2))])
     dump(out / "jokers.txt", list(joker_stream(5, count)))
+    # The benchmark's arrange class (50-tile tables, 0-2 jokers, a one-tile rack the driver's arrange mode leaves
+    # out when given `arrange50`) and its plays() class (medium tables, other seeds).
+    rules = RuleSet()
+    dump(out / "arrange50.txt", [make_position(i, rules, table_tiles=(50, 50), table_jokers=i % 3, rack_size=1,
+                                               label="arrange50") for i in range(count)])
+    dump(out / "plays-medium.txt", class_positions("medium", count, base_seed=10_000))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ bool Programme::run_depth_first(size_t budget) {
     const Node& x = layers_[li].nodes[0];
     // Tries one child, unless its state led nowhere before; returns true once a legal end is found.
     auto visit = [&](const Node& child) -> bool {
-      if (dead_ends[li + 1].find(child.s) >= 0) return false;
+      const Layer& dead = dead_ends[li + 1];
+      if (!dead.nodes.empty() && dead.find(child.s) >= 0) return false;  // (most depths have none: no hashing)
       layers_[li + 1].nodes.assign(1, child);  // a path layer is only read by position: no index
       if (self(self, li + 1)) return true;
       remember_dead_end(dead_ends[li + 1], child);

@@ -134,7 +134,8 @@ struct Layer {
   // Adds a node unless an equal state with a score at least as good is there.
   // Returns the index of the node that holds the state now.
   int32_t offer(const Node& n) {
-    if (nodes.size() * 2 >= index.size()) grow();
+    const size_t count = nodes.size();  // (one division by sizeof(Node), not three)
+    if (count * 2 > mask) grow();
     size_t i = hash(n.s) & mask;
     while (index[i] >= 0) {
       Node& old = nodes[static_cast<size_t>(index[i])];
@@ -147,10 +148,10 @@ struct Layer {
       }
       i = (i + 1) & mask;
     }
-    index[i] = static_cast<int32_t>(nodes.size());
+    index[i] = static_cast<int32_t>(count);
     nodes.push_back(n);
     fresh = true;
-    return index[i];
+    return static_cast<int32_t>(count);
   }
   // Puts the nodes added since the last call in their buckets (of the nodes with the same counts and mask);
   // returns the index of the first of them.

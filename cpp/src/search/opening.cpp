@@ -7,6 +7,16 @@
 #include "programme.h"
 
 namespace rummikub::search {
+namespace {
+
+// Returns the bits set in x (inline: without a popcount instruction in the target, __builtin_popcount is a call).
+inline int bits(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
+}  // namespace
 
 // Returns the minimal sub-multisets of the rack whose melds alone reach the opening threshold, smallest first.
 std::vector<TileSet> opening_subsets(const TileSet& rack, const SearchRules& rules, SearchScratch& scratch,
@@ -57,15 +67,21 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
   // Runs: every window of L or more numbers, each slot a rack tile or a joker (at most J), one tile at least.
   for (int c = 0; c < C; ++c) {
     for (int s = 1; s + L - 1 <= N; ++s) {
+      // The window s..e's slots with a rack tile (a bit each) and without one, grown with e.
+      uint32_t present = 0;
+      int missing = 0;
+      for (int n = s; n < s + L - 1; ++n) {
+        present |= in.rack[c][n] > 0 ? 1u << (n - s) : 0u;
+        missing += in.rack[c][n] > 0 ? 0 : 1;
+      }
       for (int e = s + L - 1; e <= N; ++e) {
         const int len = e - s + 1;
-        uint32_t present = 0;
-        for (int k = 0; k < len; ++k) present |= in.rack[c][s + k] > 0 ? 1u << k : 0u;
-        const int missing = len - __builtin_popcount(present);
+        present |= in.rack[c][e] > 0 ? 1u << (len - 1) : 0u;
+        missing += in.rack[c][e] > 0 ? 0 : 1;
         if (missing > J) break;  // longer windows from s miss at least as many
         // Subsets of the present tiles kept as tiles (the rest of the window takes jokers).
         for (uint32_t keep = present;; keep = (keep - 1) & present) {
-          const int jokers = len - __builtin_popcount(keep);
+          const int jokers = len - bits(keep);
           if (keep != 0 && jokers <= J) {
             Candidate k{TileSet{}, jokers, 0, 0, Meld{MeldKind::Run, c, s, len, ~keep & ((1u << len) - 1), 0}};
             for (int i = 0; i < len; ++i) {
@@ -93,7 +109,7 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
       uint32_t present = 0;
       for (int c = 0; c < C; ++c) present |= in.rack[c][n] > 0 ? 1u << c : 0u;
       for (uint32_t sub = present; sub != 0; sub = (sub - 1) & present) {
-        const int size = __builtin_popcount(sub);
+        const int size = bits(sub);
         for (int j = std::max(0, G - size); j <= std::min(J, C - size); ++j) {
           Candidate k{TileSet{}, j, size * in.rack_weight[n] + j * in.joker_weight[n], (size + j) * n,
                       Meld{MeldKind::Group, 0, n, size + j, 0, sub}, size * in.rack_weight[n], size * n};
