@@ -4,6 +4,9 @@ settles it, and the search (``solve``, ``plays``) agreeing with the turn check o
 from __future__ import annotations
 
 
+import re
+from pathlib import Path
+
 import pytest
 
 from rummikub import RuleSet, RummikubError, Table, TileSet
@@ -239,3 +242,40 @@ def test_refusing_a_46_tile_opening_is_fast() -> None:
         check_turn(Table(), played, after, rules=rules, opened=False)
     assert exc.value.reason == "opening_too_low"
     assert solve(Table(), played, rules=rules, opened=False) is None
+
+
+# --- §8: the worked examples table of docs/rules.md -------------------------------------------------------------
+
+
+def _section8_examples() -> list[tuple[str, str, str, dict[str, str]]]:
+    """The rows of the §8 worked-examples table: (before, rack, after, {policy: "legal" | "refused"})."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    start = text.index("Worked examples (§8)")
+    rows = []
+    for line in text[start:].splitlines()[4:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.replace("\\|", "¦").strip("|").split("|")]
+        before, rack, after = (re.search(r"`([^`]*)`", c).group(1).replace("¦", "|")  # type: ignore[union-attr]
+                               for c in cells[:3])
+        verdicts = {policy: cell.split(":")[0].split(" ")[0] for policy, cell in
+                    zip(("replace", "replace_from_rack", "free"), cells[3:6])}
+        rows.append((before, rack, after, verdicts))
+    return rows
+
+
+def test_the_section8_table_has_its_examples() -> None:
+    assert len(_section8_examples()) >= 20
+
+
+@pytest.mark.parametrize("policy", ["replace", "replace_from_rack", "free"])
+@pytest.mark.parametrize("row", _section8_examples(), ids=lambda row: f"{row[0]} + {row[1]} -> {row[2]}")
+def test_section8_worked_examples(row: tuple[str, str, str, dict[str, str]], policy: str) -> None:
+    before, rack, after, verdicts = row
+    rules = RuleSet.preset("classic").replace(joker_retrieval=policy)
+    try:
+        check_turn(Table.parse(before), TileSet.parse(rack), Table.parse(after), rules=rules, opened=True)
+        got = "legal"
+    except IllegalMoveError:
+        got = "refused"
+    assert got == verdicts[policy]
