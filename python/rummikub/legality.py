@@ -506,7 +506,8 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                 fail(4, Reason.FREED_JOKER_WITHOUT_RACK_TILES,
                      f"{_taken_note(taken[0], before, new)}; a taken joker must be played this turn in a set "
                      f"holding at least {r} tile{'s' if r > 1 else ''} from the rack, and no set with a joker in "
-                     f"{after} does")
+                     f"{after} does" + (" (a rack tile that replaces a joker counts only where it replaces it)"
+                                        if sabra else ""))
     raise error or illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
 
 
