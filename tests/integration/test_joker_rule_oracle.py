@@ -251,3 +251,37 @@ def test_check_turn_agrees_with_the_oracle_slow(chunk: int) -> None:
 def test_check_turn_agrees_with_the_oracle_anywhere(seed: int) -> None:
     bad, _, _ = disagreements(seed)
     assert not bad, bad[0]
+
+
+def _oracle_halves_agree(seed: int) -> list[str]:
+    """The oracle's integer program and its re-checker agree on position ``seed``: the program's best play
+    for each placeable multiset passes the re-checker, and every turn the re-checker accepts places a
+    multiset the program finds placeable."""
+    made = position(seed)
+    if made is None:
+        return []
+    rules, table, rack, opened, afters = made
+    inst = O.instance(table, rack, rules, opened)
+    out = []
+    for sub in O.sub_multisets(inst.rack):
+        found = O.solve_play(inst, fixed=sub)
+        if found is not None:
+            try:
+                O.check_play(inst, found[1], found[2])
+            except O.Illegal as exc:
+                out.append(f"seed {seed}: the program's play {found[2]} fails the re-checker: {exc}")
+    for after in afters:
+        P = O.counts_of(after.tiles() - table.tiles())
+        try:
+            O.check_play(inst, P, O.melds_of(after))
+        except O.Illegal:
+            continue
+        if not O.feasible(inst, P):
+            out.append(f"seed {seed}: {after} is accepted by the re-checker, but the program finds {P} unplaceable")
+    return out
+
+
+@pytest.mark.parametrize("first, count", [(0, 12), pytest.param(5_000_000, 400, marks=pytest.mark.slow)])
+def test_the_oracles_program_and_rechecker_agree(first: int, count: int) -> None:
+    problems = [p for seed in range(first, first + count) for p in _oracle_halves_agree(seed)]
+    assert not problems, "\n".join(problems[:10])
