@@ -31,7 +31,9 @@ reason                              rule (docs/rules.md)
 ``opening_too_low``                 §6: the opening sets are worth less than the threshold
 ``joker_in_opening``                §6 ``joker_in_opening=False``: a joker in the opening
 ``joker_retrieved_before_opening``  §8: a table joker left its place on the player's opening turn
-``joker_not_replaced``              §8: a joker left the table set without the exact tile replacing it
+``joker_not_replaced``              §8: a joker left its set (or moved to another set) and no real copy of the
+                                    tile it stood for replaces it
+``joker_replacement_elsewhere``     §8: the replacing tile is on the table, but not in the set the joker left
 ``joker_replacement_not_from_rack`` §8 ``replace_from_rack``: the replacing tile did not come from the rack
 ``freed_joker_without_rack_tiles``  §8: the freed joker's new set holds too few rack tiles
 =================================== ===============================================================
@@ -73,6 +75,7 @@ class Reason(str, enum.Enum):
     JOKER_IN_OPENING = "joker_in_opening"
     JOKER_RETRIEVED_BEFORE_OPENING = "joker_retrieved_before_opening"
     JOKER_NOT_REPLACED = "joker_not_replaced"
+    JOKER_REPLACEMENT_ELSEWHERE = "joker_replacement_elsewhere"
     JOKER_REPLACEMENT_NOT_FROM_RACK = "joker_replacement_not_from_rack"
     FREED_JOKER_WITHOUT_RACK_TILES = "freed_joker_without_rack_tiles"
     # raised by the game, not by check_turn
@@ -177,6 +180,38 @@ def _opening_value_cached(tiles: TileSet, rules: RuleSet) -> int:
 
 # --------------------------------------------------------------------------------------------------------------
 # Joker policies (docs/rules.md §8, search-semantics.md 3)
+#
+# The rule. Read the old table's jokers (a run's joker stands for its slot; the k jokers of a group for k
+# distinct missing colours: every choice is a reading). A set of the new table is a *home* of an old joker j
+# standing for t = (c, n) when it holds t and a former set-mate's place: for a joker of a run [a, b], a run of
+# colour c holding n and n-1 (if a < n) or n+1 (if n < b); for a joker of a group, a group of number n. (The
+# group rule says "holding a colour the old group held besides c"; with at most 4 colours every group of n
+# holding t does: both sets hold >= 2 of the 3 other colours, and two 2-subsets of a 3-set meet. The core
+# refuses more than 4 colours.) The turn is legal when, for some reading, every old joker either
+#   stays:     a distinct joker of the new table stands for t in a home of j, or
+#   is taken:  (only a player who had opened) a distinct real t lies in a home of j (under replace_from_rack
+#              a copy from the rack), and the freed joker sits in a set holding >= r rack tiles (r = 1, or 2
+#              under replace_from_rack; the rack's jokers count, freed jokers do not).
+# Which copy of a tile is the rack's is free, but one choice serves both the replacing tiles and the counts.
+#
+# The cost. A rule set holds at most 4 jokers (RuleSet refuses more, and check_turn refuses a table holding
+# more), so everything that is enumerated is bounded by a constant: the readings of the old table (at most 3
+# per group, 3^4), which old jokers are taken (2^4), where the staying ones sit among the new table's at
+# most 4 joker places (4^4), how many freed jokers go to each set with an open joker place, and, under
+# replace_from_rack, for each taken joker whether its replacing tile is in one of the (at most 4) sets that
+# hold a freed joker, and which. What grows with the table is never enumerated:
+#   * the replacing tiles: taken jokers -> (set, tile) places holding that real tile in a home, each place
+#     used once (a set holds one copy of a tile), is a bipartite matching, found as a max flow;
+#   * the rack's tiles beside the freed jokers: each set holding freed jokers needs d more rack tiles; set ->
+#     (set, tile) -> tile, each tile t at most P[t] times (the rack's copies), is a max flow;
+#   * under replace_from_rack both draw on the rack's copies: once it is fixed which taken jokers have their
+#     replacing tile inside a freed joker's set (that copy is then the rack's and also counts there), the
+#     other replacing tiles lie in other sets, so one flow (source -> taken joker -> (set, tile) -> tile, and
+#     source -> freed set -> (set, tile) -> tile, tile -> sink with the rack's copies left) decides both:
+#     a legal choice of copies gives such a flow, and a flow gives a legal choice (the (set, tile) places of
+#     the two kinds lie in different sets, so no copy is used twice).
+# Each max flow is polynomial (augmenting paths: at most |jokers| + 2 * |freed sets| augmentations over a
+# graph with O(tiles of the new table) edges), so check_turn's joker check is O(table size) per turn.
 
 
 _K = TypeVar("_K")
@@ -190,167 +225,322 @@ def _counts(items: Iterable[_K]) -> dict[_K, int]:
     return out
 
 
-def _rack_tiles_reach(demands: dict[int, int], after: Sequence[Meld], played: Mapping[Tile, int]) -> bool:
-    """Can the played numbered tiles (``played``: tile -> copies) be assigned to copies in ``after`` so that
-    meld ``m`` holds at least ``demands[m]`` of them? (A meld holds at most one copy of a tile; demands are
-    tiny, so brute force.)"""
-    todo = [(m, d) for m, d in demands.items() if d > 0]
-    left = dict(played)
-
-    def place(k: int) -> bool:
-        if k == len(todo):
-            return True
-        m, d = todo[k]
-        eligible = [t for t in after[m].tiles if not t.is_joker and left.get(t, 0) > 0]
-        for chosen in itertools.combinations(eligible, d):
-            for t in chosen:
-                left[t] -= 1
-            ok = place(k + 1)
-            for t in chosen:
-                left[t] += 1
-            if ok:
-                return True
-        return False
-
-    return place(0)
-
-
-def _readings(table: Table) -> list[tuple[tuple[int, Tile], ...]]:
-    """Every way the jokers of ``table`` can be read, as sorted (meld index, tile) pairs, without repeats.
-
-    A run's joker stands for its slot; the ``k`` jokers of a group stand for ``k`` *distinct* missing colours
-    (docs/rules.md §8: two jokers in one group cover two colours). The number of readings is the product over
-    the groups of C(missing, k): at most 3 per group of the ordinary set.
-    """
-    per_meld: dict[int, list[frozenset[Tile]]] = {}
-    for index, slot in table.joker_slots():
-        per_meld.setdefault(index, []).append(slot)
-    options: list[list[tuple[tuple[int, Tile], ...]]] = []
-    for index, slots in per_meld.items():
-        if all(len(c) == 1 for c in slots):
-            options.append([tuple((index, next(iter(c))) for c in slots)])
-        else:  # a group: its jokers share one candidate set, and take distinct colours of it
-            options.append([tuple((index, t) for t in chosen)
-                            for chosen in itertools.combinations(sorted(slots[0]), len(slots))])
-    seen: set[tuple[tuple[int, Tile], ...]] = set()
-    out = []
-    for combo in itertools.product(*options):
-        reading = tuple(sorted(pair for part in combo for pair in part))
-        if reading not in seen:
-            seen.add(reading)
-            out.append(reading)
-    return out
+def _max_flow(edges: Iterable[tuple[object, object, int]], source: object, sink: object) -> int:
+    """The maximum flow from ``source`` to ``sink`` over directed ``edges`` (u, v, capacity): augmenting
+    paths found breadth-first (Edmonds-Karp), polynomial in the graph's size."""
+    cap: dict[object, dict[object, int]] = {}
+    for u, v, c in edges:
+        cap.setdefault(u, {})
+        cap.setdefault(v, {})
+        cap[u][v] = cap[u].get(v, 0) + c
+        cap[v].setdefault(u, 0)
+    if source not in cap or sink not in cap:
+        return 0
+    flow = 0
+    while True:
+        parent: dict[object, object] = {source: source}
+        queue = [source]
+        for u in queue:
+            if u == sink:
+                break
+            for v, c in cap[u].items():
+                if c > 0 and v not in parent:
+                    parent[v] = u
+                    queue.append(v)
+        if sink not in parent:
+            return flow
+        push, v = None, sink
+        while v != source:
+            u = parent[v]
+            push = cap[u][v] if push is None else min(push, cap[u][v])
+            v = u
+        assert push is not None
+        v = sink
+        while v != source:
+            u = parent[v]
+            cap[u][v] -= push
+            cap[v][u] += push
+            v = u
+        flow += push
 
 
-def _tiles_of(reading: Sequence[tuple[int, Tile]]) -> dict[Tile, int]:
-    return _counts(t for _, t in reading)
+class _OldJoker:
+    """A joker of the table before the turn, under one reading: the tile it stands for, its set, and (a run's
+    joker) the numbers of that run."""
+
+    __slots__ = ("meld", "tile", "colour", "number", "run", "low", "high")
+
+    def __init__(self, meld: int, colour: int, number: int, run: bool, low: int = 0, high: int = 0) -> None:
+        self.meld, self.tile, self.run, self.low, self.high = meld, Tile(colour, number), run, low, high
+        self.colour, self.number = colour, number
+
+
+def _old_readings(before: Table, colours: int) -> list[tuple[_OldJoker, ...]]:
+    """Every reading of the jokers of ``before``: a run's joker stands for its slot; the ``k`` jokers of a
+    group for ``k`` *distinct* missing colours (docs/rules.md §8: two jokers in one group cover two colours)."""
+    per_meld: list[list[tuple[_OldJoker, ...]]] = []
+    for index, meld in enumerate(before):
+        if not meld.jokers:
+            continue
+        kind, colour, number, length, mask, mask_colours = meld.key[:6]
+        if kind == 0:
+            per_meld.append([tuple(_OldJoker(index, colour, number + i, True, number, number + length - 1)
+                                   for i in range(length) if mask >> i & 1)])
+        else:
+            missing = [c for c in range(colours) if not mask_colours >> c & 1]
+            per_meld.append([tuple(_OldJoker(index, c, number, False) for c in chosen)
+                             for chosen in itertools.combinations(missing, meld.jokers)])
+    return [tuple(j for part in combo for j in part) for combo in itertools.product(*per_meld)]
+
+
+class _NewTable:
+    """What the joker rule reads of the table after the turn: each set's kind, colour, numbers, real tiles
+    and jokers (a run's jokers by the tile their slot stands for), and the sets holding each real tile."""
+
+    def __init__(self, after: Table) -> None:
+        self.melds = list(after)
+        self.keys = [m.key for m in self.melds]
+        self.holders: dict[Tile, list[int]] = {}
+        self.real: list[frozenset[Tile]] = []
+        self.run_slots: dict[tuple[int, Tile], int] = {}  # (set, tile its joker stands for) -> 1
+        self.jokers = [m.jokers for m in self.melds]
+        for i, m in enumerate(self.melds):
+            real = frozenset(t for t in m.tiles if not t.is_joker)
+            self.real.append(real)
+            for t in real:
+                self.holders.setdefault(t, []).append(i)
+            kind, colour, number, length, mask = self.keys[i][:5]
+            if kind == 0:
+                for k in range(length):
+                    if mask >> k & 1:
+                        self.run_slots[(i, Tile(colour, number + k))] = 1
+
+    def is_home(self, j: _OldJoker, i: int) -> bool:
+        """Does set ``i`` hold a former set-mate's place of ``j`` (given that it holds ``j``'s tile)?"""
+        kind, colour, number, length = self.keys[i][:4]
+        n = j.number
+        if j.run:
+            return (kind == 0 and colour == j.colour and number <= n <= number + length - 1
+                    and ((j.low < n and number <= n - 1) or (n < j.high and n + 1 <= number + length - 1)))
+        return kind == 1 and number == n
+
+    def stay_places(self, j: _OldJoker) -> list[tuple[int, bool]]:
+        """The sets where ``j`` may stay: (set, is a group) for each home holding a joker that can stand for
+        ``j``'s tile (a run's slot standing for it; a group of its number without that colour)."""
+        out = []
+        for i, key in enumerate(self.keys):
+            if not self.jokers[i]:
+                continue
+            if j.run:
+                if (i, j.tile) in self.run_slots and self.is_home(j, i):
+                    out.append((i, False))
+            elif key[0] == 1 and key[2] == j.number and not key[5] >> j.colour & 1:
+                out.append((i, True))
+        return out
+
+    def replace_places(self, j: _OldJoker) -> list[int]:
+        """The sets that hold a real copy of ``j``'s tile in a home of ``j``."""
+        return [i for i in self.holders.get(j.tile, ()) if self.is_home(j, i)]
+
+
+def _stay_assignments(new: _NewTable, staying: Sequence[_OldJoker]) -> Iterable[dict[int, int]]:
+    """Each way to seat the ``staying`` jokers (at most 4) on distinct joker places of the new table, as the
+    number seated per set; a group seats distinct colours, at most as many as it has jokers."""
+    options = [new.stay_places(j) for j in staying]
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for choice in itertools.product(*options):
+        # a run's slot seats one joker (its tile); a group seats distinct colours, at most its jokers
+        seats = [(i, j.tile) for j, (i, _) in zip(staying, choice)]
+        if len(set(seats)) != len(seats):
+            continue
+        per_set = _counts(i for i, _ in seats)
+        if any(k > new.jokers[i] for i, k in per_set.items()):
+            continue
+        key = tuple(sorted(per_set.items()))
+        if key not in seen:
+            seen.add(key)
+            yield per_set
+
+
+def _freed_splits(open_places: Mapping[int, int], freed: int) -> Iterable[dict[int, int]]:
+    """Every way to put ``freed`` jokers on the open joker places (set -> count) of the new table."""
+    sets = sorted(i for i, k in open_places.items() if k)
+    for counts in itertools.product(*[range(min(open_places[i], freed) + 1) for i in sets]):
+        if sum(counts) == freed:
+            yield {i: k for i, k in zip(sets, counts) if k}
+
+
+def _replacements_fit(new: _NewTable, taken: Sequence[_OldJoker], budget: Mapping[Tile, int] | None,
+                      avoid: frozenset[int] = frozenset(),
+                      demands: Mapping[int, int] | None = None, forced: frozenset[tuple[int, Tile]] = frozenset()
+                      ) -> bool:
+    """One max flow: can each ``taken`` joker get its own replacing copy (a distinct (set, tile) place in a
+    home, outside the sets ``avoid``) and each set of ``demands`` that many more of the rack's tiles (places
+    other than ``forced``), with tile ``t`` used at most ``budget[t]`` times (None: replacing copies are not
+    limited, and ``demands`` must be empty)?"""
+    edges: list[tuple[object, object, int]] = []
+    need = 0
+    for k, j in enumerate(taken):
+        need += 1
+        edges.append(("s", ("j", k), 1))
+        for i in new.replace_places(j):
+            if i not in avoid:
+                edges.append((("j", k), ("p", i, j.tile), 1))
+    for i, d in (demands or {}).items():
+        if d <= 0:
+            continue
+        need += d
+        edges.append(("s", ("m", i), d))
+        for t in new.real[i]:
+            if (i, t) not in forced and (budget is None or budget.get(t, 0) > 0):
+                edges.append((("m", i), ("p", i, t), 1))
+    places = {(v[1], v[2]) for _, v, _ in edges if isinstance(v, tuple) and v[0] == "p"}
+    for i, t in places:
+        if budget is None:
+            edges.append((("p", i, t), "t", 1))
+        else:
+            edges.append((("p", i, t), ("t", t), 1))
+    if budget is not None:
+        for t in {t for _, t in places}:
+            edges.append((("t", t), "t", budget.get(t, 0)))
+    return need == 0 or _max_flow(edges, "s", "t") == need
 
 
 def _jokers_stay(before: Table, after: Table) -> bool:
-    """True when some reading of both tables has every table joker standing for a tile that a joker of
-    ``after`` stands for (each ``after`` joker matched once): no table joker is retrieved."""
-    after_counts = [_tiles_of(r) for r in _readings(after)]
-    for reading in _readings(before):
-        need = _tiles_of(reading)
-        if any(all(have.get(t, 0) >= k for t, k in need.items()) for have in after_counts):
-            return True
-    return False
+    """A shortcut: True when every set of ``before`` holding a joker is also a set of ``after`` (counted with
+    repeats), so that every table joker stays where it was, standing for the same tile."""
+    left = _counts(m.key for m in after if m.jokers)
+    for m in before:
+        if m.jokers:
+            if not left.get(m.key):
+                return False
+            left[m.key] -= 1
+    return True
 
 
-def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet) -> None:
-    """The ``replace`` / ``replace_from_rack`` policy after opening (search-semantics.md 3).
+def _taken_note(j: _OldJoker, before: Table, new: _NewTable) -> str:
+    """'the joker standing for R9 moved to another set (J R10 R11), so it counts as taken'."""
+    old = before[j.meld]
+    for i, m in enumerate(new.melds):
+        if new.jokers[i] and not new.is_home(j, i) and (
+                (i, j.tile) in new.run_slots
+                or (m.key[0] == 1 and m.key[2] == j.number and not m.key[5] >> j.colour & 1)):
+            return (f"the joker standing for {j.tile} in {old} moved to another set ({m}), so it counts as taken "
+                    "even though it stands for the same tile there")
+    return (f"the joker standing for {j.tile} in {old} left that set (no joker stands for {j.tile} in it or in the "
+            "set that continues it), so it counts as taken")
 
-    For each reading of the table's jokers (``B``) and of the new table's (``A``), as many table jokers stay
-    as the tiles they stand for allow (``min(B[t], A[t])`` for each tile ``t``): a joker that could stay
-    and is retrieved instead only adds conditions, so the most staying is never worse. The rest are
-    retrieved: each needs its tile (on the new table, or among the played tiles under
-    ``replace_from_rack``), and lands on one of the ``A`` slots the staying jokers leave; the slots left
-    after that hold the rack's jokers. The work is the readings of both tables times the ways to place the
-    freed jokers on the open slots (counted by set, not by joker): no permutation of jokers is tried.
-    """
-    if not before.joker_slots():
+
+def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, *, opening: bool = False) -> None:
+    """The ``replace`` / ``replace_from_rack`` policy (docs/rules.md §8): see the comment above. With
+    ``opening`` (an opening turn under ``extend_after_opening``) no joker may be taken: every one stays.
+
+    Refusals name the first joker that fails in the reading that gets furthest (taken jokers without their
+    tile, then with their tile elsewhere, then not from the rack, then a freed joker without rack tiles)."""
+    if not before.joker_slots() or _jokers_stay(before, after):
         return
-    before_readings = _readings(before)
-    after_readings = _readings(after)
-    r = 2 if rules.joker_retrieval == "replace_from_rack" else 1
-    after_count = after.tiles().count  # the copies of a numbered tile on the table after the turn
+    limit = rules.jokers
+    if after.tiles().jokers > limit:
+        raise illegal(Reason.INVALID_SET, f"the table holds {after.tiles().jokers} jokers; these rules have "
+                      f"{limit}")
+    new = _NewTable(after)
+    sabra = rules.joker_retrieval == "replace_from_rack"
+    r = 2 if sabra else 1
     played_real = _counts(t for t in played.tiles() if not t.is_joker)
     stage, error = -1, None
-    for a_reading in after_readings:
-        slots_by_tile: dict[Tile, list[int]] = {}
-        for m, t in a_reading:
-            slots_by_tile.setdefault(t, []).append(m)
-        for b_reading in before_readings:
-            b = _tiles_of(b_reading)
-            need = {t: k - min(k, len(slots_by_tile.get(t, ()))) for t, k in b.items()}
-            need = {t: k for t, k in need.items() if k}
-            if not need:
-                return
-            short = [t for t, k in need.items() if after_count(t) < k]
-            if short:
-                if stage < 0:
-                    stage, error = 0, illegal(
-                        Reason.JOKER_NOT_REPLACED,
-                        f"a joker standing for {_fmt(sorted(need))} left its set, but no {_fmt(short)} "
-                        "took its place: a table joker may leave only when the exact tile it stands for "
-                        "replaces it (docs/rules.md §8)")
-                continue
-            if r == 2:
-                short = [t for t, k in need.items() if played_real.get(t, 0) < k]
-                if short:
-                    if stage < 1:
-                        stage, error = 1, illegal(
-                            Reason.JOKER_REPLACEMENT_NOT_FROM_RACK,
-                            f"a joker standing for {_fmt(short)} was retrieved, but the replacing "
-                            f"{_fmt(short)} did not come from the rack (joker_retrieval=replace_from_rack)")
+
+    def fail(level: int, reason: Reason, message: str) -> None:
+        nonlocal stage, error
+        if level > stage:
+            stage, error = level, illegal(reason, message + " (docs/rules.md §8)")
+
+    for reading in _old_readings(before, rules.colours):
+        for size in ([0] if opening else range(len(reading) + 1)):
+            for taken_ix in itertools.combinations(range(len(reading)), size):
+                taken = [reading[k] for k in taken_ix]
+                staying = [j for k, j in enumerate(reading) if k not in taken_ix]
+                seatings = list(_stay_assignments(new, staying))
+                if not seatings:
+                    if opening:
+                        lost = [j for j in staying if not new.stay_places(j)] or list(staying)
+                        fail(0, Reason.JOKER_RETRIEVED_BEFORE_OPENING,
+                             f"{_taken_note(lost[0], before, new)}; only a player who had opened before this turn "
+                             "may take a joker from the table")
                     continue
-            freed = sum(need.values())
-            if _freed_jokers_fit(b, slots_by_tile, freed, after, played_real, r):
-                return
-            if stage < 2:
-                stage, error = 2, illegal(
-                    Reason.FREED_JOKER_WITHOUT_RACK_TILES,
-                    f"the freed joker must be played this turn in a set holding at least {r} tile"
-                    f"{'s' if r > 1 else ''} from the rack; no set with a joker in {after} does "
-                    "(docs/rules.md §8)")
+                if not taken:
+                    return
+                # the replacing tiles, alone
+                missing = next((j for j in taken if j.tile not in new.holders), None)
+                if missing is not None:
+                    fail(1, Reason.JOKER_NOT_REPLACED,
+                         f"{_taken_note(missing, before, new)}; a taken joker must be replaced by a real "
+                         f"{missing.tile} in the set it left, and no {missing.tile} is on the table")
+                    continue
+                elsewhere = next((j for j in taken if not new.replace_places(j)), None)
+                if elsewhere is not None:
+                    where = " | ".join(str(new.melds[i]) for i in new.holders[elsewhere.tile])
+                    fail(2, Reason.JOKER_REPLACEMENT_ELSEWHERE,
+                         f"{_taken_note(elsewhere, before, new)}; the real {elsewhere.tile} that replaces it must "
+                         f"take its place, in the set it left (or the set that continues it), but the "
+                         f"{elsewhere.tile} on the table is in {where}")
+                    continue
+                if not _replacements_fit(new, taken, None):  # two taken jokers, one replacing copy
+                    shared = _fmt(sorted({j.tile for j in taken}))
+                    fail(2, Reason.JOKER_NOT_REPLACED,
+                         f"{_taken_note(taken[0], before, new)}; each taken joker ({shared}) needs its own real "
+                         "tile in the set it left, and there are fewer such tiles than taken jokers")
+                    continue
+                if sabra and not _replacements_fit(new, taken, played_real):
+                    j = taken[0]
+                    fail(3, Reason.JOKER_REPLACEMENT_NOT_FROM_RACK,
+                         f"{_taken_note(j, before, new)}; the {j.tile} that replaces it in the set it left must "
+                         "come from the rack under joker_retrieval=replace_from_rack, and none does")
+                    continue
+                for seated in seatings:
+                    open_places = {i: new.jokers[i] - seated.get(i, 0) for i in range(len(new.melds))
+                                   if new.jokers[i] > seated.get(i, 0)}
+                    for freed in _freed_splits(open_places, len(taken)):
+                        demands = {i: max(0, r - (open_places[i] - f)) for i, f in freed.items()}
+                        if _freed_fit(new, taken, demands, played_real, sabra):
+                            return
+                fail(4, Reason.FREED_JOKER_WITHOUT_RACK_TILES,
+                     f"{_taken_note(taken[0], before, new)}; a taken joker must be played this turn in a set "
+                     f"holding at least {r} tile{'s' if r > 1 else ''} from the rack, and no set with a joker in "
+                     f"{after} does" + (" (a rack tile that replaces a joker counts only where it replaces it)"
+                                        if sabra else ""))
     raise error or illegal(Reason.JOKER_NOT_REPLACED, "a joker left its set without being replaced")
 
 
-def _freed_jokers_fit(b: Mapping[Tile, int], slots_by_tile: Mapping[Tile, list[int]], freed: int, after: Table,
-                      played_real: Mapping[Tile, int], r: int) -> bool:
-    """Can the staying jokers take ``min(b[t], slots)`` of the slots of each tile ``t`` so that ``freed``
-    of the remaining slots sit in sets each holding at least ``r`` played tiles (the rack's jokers, on the
-    other remaining slots, count as played)? Choices are made by set (a multiset of set indices), so equal
-    slots are tried once."""
-    stay_choices: list[list[tuple[int, ...]]] = []
-    for t, melds in slots_by_tile.items():
-        k = min(b.get(t, 0), len(melds))
-        stay_choices.append(sorted(set(itertools.combinations(sorted(melds), k))))
-    tried: set[tuple[int, ...]] = set()
-    for stays in itertools.product(*stay_choices):
-        open_slots = sorted(_multiset_minus([m for ms in slots_by_tile.values() for m in ms],
-                                            [m for part in stays for m in part]))
-        key = tuple(open_slots)
-        if key in tried:
+def _freed_fit(new: _NewTable, taken: Sequence[_OldJoker], demands: Mapping[int, int],
+               played_real: Mapping[Tile, int], sabra: bool) -> bool:
+    """Given the freed jokers' sets and how many rack tiles each still needs (``demands``), is there a choice
+    of the rack's copies that gives every set its tiles and (``sabra``) every taken joker a replacing copy
+    from the rack? Under ``replace`` the replacing copies may be any (checked before), so one flow for the
+    demands decides it; under ``replace_from_rack`` each taken joker's replacing copy is either inside one
+    of the freed sets (tried: at most 5 choices per joker, at most 4 jokers) or outside all of them (flow)."""
+    if not sabra:
+        return _replacements_fit(new, (), played_real, demands=demands)
+    freed_sets = frozenset(demands)
+    options: list[list[int | None]] = []
+    for j in taken:
+        inside: list[int | None] = [i for i in new.replace_places(j) if i in freed_sets]
+        options.append(inside + [None])
+    for choice in itertools.product(*options):
+        forced = [(i, j.tile) for j, i in zip(taken, choice) if i is not None]
+        if len(set(forced)) != len(forced):
             continue
-        tried.add(key)
-        for chosen in sorted(set(itertools.combinations(open_slots, freed))):
-            rack_jokers = _counts(_multiset_minus(open_slots, list(chosen)))
-            demands = {m: max(0, r - rack_jokers.get(m, 0)) for m in set(chosen)}
-            if _rack_tiles_reach(demands, list(after), played_real):
-                return True
+        budget = dict(played_real)
+        for _, t in forced:
+            budget[t] = budget.get(t, 0) - 1
+        if any(k < 0 for k in budget.values()):
+            continue
+        left = dict(demands)
+        for i, _ in forced:
+            left[i] -= 1
+        outside = [j for j, i in zip(taken, choice) if i is None]
+        if _replacements_fit(new, outside, budget, avoid=freed_sets, demands=left, forced=frozenset(forced)):
+            return True
     return False
-
-
-def _multiset_minus(items: Sequence[int], remove: Sequence[int]) -> list[int]:
-    left = _counts(remove)
-    out = []
-    for x in items:
-        if left.get(x, 0):
-            left[x] -= 1
-        else:
-            out.append(x)
-    return out
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -442,7 +632,4 @@ def _check_opening(before: Table, after: Table, played: TileSet, rules: RuleSet)
                       f"the played tiles {played} make sets of their own worth {total} at most{note}, "
                       f"{threshold - total} short of {threshold} (docs/rules.md §6)")
     if rules.joker_retrieval != "free":
-        if before.joker_slots() and not _jokers_stay(before, after):
-            raise illegal(Reason.JOKER_RETRIEVED_BEFORE_OPENING,
-                          "a table joker left its place on the opening turn; only a player who had opened "
-                          "before this turn may retrieve a joker (docs/rules.md §8)")
+        _check_jokers(before, after, played, rules, opening=True)

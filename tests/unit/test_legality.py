@@ -3,11 +3,17 @@ with its expected reason (docs/rules.md §5-§8, docs/search-semantics.md)."""
 
 from __future__ import annotations
 
+import itertools
+import time
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummikub import Draft, Game, IllegalMoveError, Meld, RuleSet, Table, TileSet
+import rummikub.legality as legality
 from rummikub.legality import Reason, best_opening, check_turn, opening_value
 
 PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
@@ -59,6 +65,14 @@ CASES: list[tuple[str, str, str, str, bool, Expect]] = [
     ("a tile that is not in the rack", "", "K1 K2", "K1 K2 K3", True, always("not_in_rack")),
     ("a run joker stays while its run grows", "R5 J R7", "R8", "R5 J R7 R8", True, always("ok")),
     ("a group joker stays when a colour is added", "K7 B7 J", "O7", "K7 B7 O7 J", True, always("ok")),
+    ("a joker moved to another set, standing for the same tile", "K9 B9 O9 J", "R10 R11 K1",
+     "K9 B9 O9 | J R10 R11", True, by_policy("joker_not_replaced", "joker_not_replaced", "ok")),
+    ("the replacing tile in another set", "K10 O10 R10 J", "B10 B11", "K10 O10 R10 | B10 B11 J", True,
+     by_policy("joker_replacement_elsewhere", "joker_replacement_elsewhere", "ok")),
+    ("a split run keeps its joker beside a former neighbour", "R1 R2 R3 J R5 R6 R7", "R8",
+     "R1 R2 R3 | J R5 R6 R7 R8", True, always("ok")),
+    ("a run's end joker cut off from its neighbour", "J R7 R8 R9", "R4 R5", "R4 R5 J | R7 R8 R9", True,
+     by_policy("joker_not_replaced", "joker_not_replaced", "ok")),
     ("the run split (RULES §7)", "R4 R5 R6 R7 R8", "R6", "R4 R5 R6 | R6 R7 R8", True, always("ok")),
     ("the guide's two additions (RULES §7)", "B4 B5 B6 | K8 O8 R8", "B3 B8", "B3 B4 B5 B6 | K8 B8 O8 R8", True,
      always("ok")),
@@ -199,3 +213,49 @@ def test_opening_value_uses_a_joker_where_it_counts_most() -> None:
 def test_reason_values_are_stable() -> None:
     assert Reason("opening_too_low") is Reason.OPENING_TOO_LOW
     assert str(Reason.NO_RACK_TILE) == "no_rack_tile"
+
+
+def test_four_taken_jokers_on_a_full_table_are_checked_quickly() -> None:
+    """The joker check enumerates only the (at most 4) jokers' choices; which copy of a tile replaces or
+    stands beside a joker is decided by max flow, so a table of 150 tiles with three copies of everything
+    costs little."""
+    rules = RuleSet.preset("large")
+    runs = " | ".join(" ".join(f"{c}{n}" for n in range(1, 14)) for c in "KKKBBBOO")
+    before = Table.parse(runs + " | R1 R2 J | R5 J R7 | R9 R10 J | J R12 R13", rules)
+    rack = TileSet.parse("R3 R4 R6 R8 R11 R11 O5 O6 O7", rules)
+    after = Table.parse(runs + " | R1 R2 R3 R4 | R5 R6 R7 R8 | R9 R10 R11 | R11 R12 R13 | O5 O6 O7 J J J J", rules)
+    start = time.process_time()
+    for policy in ("replace", "replace_from_rack"):
+        assert check_turn(before, rack, after, rules=rules.replace(joker_retrieval=policy), opened=True) == rack
+        # one R11 in a group of 11s: one of the two R11 jokers has no replacing tile in its place (in "R11 J J",
+        # a run R11 R12 R13, it would replace the joker of J R12 R13: places held by jokers count)
+        moved = Table.parse(runs + " | R1 R2 R3 R4 | R5 R6 R7 R8 | R9 R10 R11 R12 R13 | O5 O6 O7 J J | RJJ11", rules)
+        with pytest.raises(IllegalMoveError) as exc:
+            check_turn(before, rack, moved, rules=rules.replace(joker_retrieval=policy), opened=True)
+        assert exc.value.reason in ("joker_not_replaced", "joker_replacement_elsewhere"), str(exc.value)
+    assert time.process_time() - start < 2.0
+
+
+def test_a_table_with_more_jokers_than_the_rules_is_refused() -> None:
+    rules = RuleSet(jokers=2, opening_threshold=0)
+    before = Table.parse("R1 R2 J | K1 K2 J")
+    after = Table.parse("R1 J J | K1 K2 J | R2 R3 R4")
+    with pytest.raises(IllegalMoveError) as exc:
+        check_turn(before, TileSet.parse("J R3 R4"), after, rules=rules, opened=True)
+    assert exc.value.reason == "invalid_set" and "3 jokers" in str(exc.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5)), max_size=14), st.lists(st.integers(1, 2), min_size=6,
+                                                                                         max_size=6))
+def test_max_flow_is_a_maximum_bipartite_b_matching(edges: list[tuple[int, int]], capacity: list[int]) -> None:
+    """_max_flow against brute force: left nodes 0-4 (demand 1 each) to right nodes 0-5 (``capacity``)."""
+    pairs = sorted(set(edges))
+    graph = [("s", ("l", a), 1) for a in range(5)] + [(("l", a), ("r", b), 1) for a, b in pairs]
+    graph += [(("r", b), "t", capacity[b]) for b in range(6)]
+    best = 0
+    for chosen in itertools.product(*[[None] + [b for a2, b in pairs if a2 == a] for a in range(5)]):
+        used = Counter(b for b in chosen if b is not None)
+        if all(k <= capacity[b] for b, k in used.items()):
+            best = max(best, sum(used.values()))
+    assert legality._max_flow(graph, "s", "t") == best
