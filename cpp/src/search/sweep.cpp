@@ -148,6 +148,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
   const int group_size = std::max(3, in_.mode.min_len);
   const uint8_t* const members_after = members_after_[n][c];
+  // The homes the table jokers demand of this tile's copies (none on most steps).
+  const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
+  const bool sided = demand != nullptr && demand->sided();
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (plan == nullptr) {
@@ -181,6 +184,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       if (nchoices == 0) continue;
       for (uint32_t gi = plan->groups->begin[b]; gi < plan->groups->begin[b + 1]; ++gi) {
         const GroupChoice& gc = group_choice[gi];
+        if (demand != nullptr && !meets_demand(gc, *demand)) continue;
         const uint64_t g2 = g | gc.bits;
         // Jokers the promised groups need for certain (their slots are distinct from the runs').
         const int group_deficit =
@@ -189,16 +193,26 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           const JokerChoice& ch = choices[ci];
           if (deficit_others + group_deficit > ch.jokers_left) continue;
           const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
-          const auto [tbegin, tcount] =
-              transitions(memo, x.s.runs[c], key | gc.key | slot_bits(kFreeJoker, ch.y), slots, in_.mode, how);
+          const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
+          const Transition* ts;
+          uint32_t tcount;
+          if (sided) {
+            const std::vector<Transition>& list = home_steps(x.s.runs[c], rest, pos, slots, how, *demand);
+            ts = list.data();
+            tcount = static_cast<uint32_t>(list.size());
+          } else {
+            const auto [tbegin, count] = transitions(memo, x.s.runs[c], rest, slots, in_.mode, how);
+            ts = memo.pool.data() + tbegin;
+            tcount = count;
+          }
           if (tcount == 0) continue;
           const int nv = std::min(threshold, val + n * (b + ch.yr));
           const uint64_t misc = with_counts(g2, placed + ch.y, uncovered, nv, how == kFully);
           // Placing a joker or a rack tile may settle the runs further.
           const bool resettle = retrieval_rule && how != kFully && (ch.y > 0 || b > 0);
           const uint32_t info = gc.info | static_cast<uint32_t>(ch.y) << 16;
-          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-            const Transition& t = memo.pool[ti];
+          for (uint32_t ti = 0; ti < tcount; ++ti) {
+            const Transition& t = ts[ti];
             const int deficit = joker_deficit(t.needs, deficit_here);
             if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
             // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
