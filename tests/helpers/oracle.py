@@ -11,13 +11,19 @@ Tiles are ``(colour, number)`` pairs; ``JK`` is the joker. Modelling notes (the 
   those colours are jokers); it holds at least one numbered tile. Groups hold ``max(3, min_len)``..
   ``colours`` tiles (as the core reads them); runs hold ``min_len``..``numbers``.
 * Runs longer than ``2*min_len - 1`` are split into shorter ones when that keeps a numbered tile in both
-  parts (this changes no tile, slot or value). Only the "rich" sets that host a retrieved joker (they must
-  hold ``r`` tiles of P) are enumerated at every length, since splitting could separate them from P.
-* Joker policy (``replace``/``replace_from_rack``, opening rule off): each table joker either stays
-  (matched to a joker slot of A standing for its tile, or one of its candidates) or is retrieved with a
-  chosen candidate ``t``: A holds ``>=`` that many real ``t`` (``replace``) / P holds them
-  (``replace_from_rack``), and the retrieved joker sits in a rich set (``>= r`` tiles of P, rack jokers
-  counting). Which P copy sits where is free: per rich set and tile, at most one P copy.
+  parts (this changes no tile, slot or value), except where the joker rule applies (table jokers, a policy
+  other than ``free``): there every length is enumerated, since splitting could separate a joker or its
+  replacing tile from its home, or a freed joker from the tiles of P beside it.
+* Joker rule (``replace``/``replace_from_rack``; docs/rules.md §8): for some reading of the table's jokers
+  (a group's jokers stand for distinct missing colours), every table joker ``j`` (tile ``t``, old set ``m``)
+  either **stays** (a joker of A standing for ``t`` in a set that is ``j``'s *home*: it holds ``t`` and a
+  former set-mate's place, see :func:`is_home`) or, only when the player had opened (or the opening rule is
+  off), is **retrieved**: a distinct real copy of ``t`` lies in a home of ``j`` (under ``replace_from_rack``
+  a copy from P), and the freed joker fills a joker slot of a set holding ``>= r`` tiles of P (``r`` = 1, 2;
+  P's jokers count, freed jokers do not). Which copy of a tile is P's is free (existential). On an opening
+  turn with extension every table joker stays. The MILP solves one program per reading of the table's
+  jokers; the re-checker :func:`check_play` tries every reading, every stay/retrieve choice and every
+  placement of P's copies by brute force.
 * value(P): numbered tiles of P plus, for P's jokers, the highest numbers among A's joker slots that no
   staying table joker occupies (all slots under ``free``; in an opening without extension, the new sets'
   slots).
@@ -294,25 +300,57 @@ class Instance:
     def T(self) -> Counter[Tile]:
         return Counter(t for _, tiles in self.table for t in tiles)
 
-    def table_jokers(self) -> list[list[Tile]]:
-        """Candidates of each table joker (one tile for a run joker, the missing colours for a group's)."""
-        return [cands for _, cands in self.table_jokers_by_meld()]
-
-    def table_jokers_by_meld(self) -> list[tuple[int, list[Tile]]]:
-        """Each table joker's meld index and candidates; the jokers of one group stand for distinct colours."""
-        out: list[tuple[int, list[Tile]]] = []
+    def old_readings(self) -> list[tuple[OldJoker, ...]]:
+        """Every reading of the table's jokers: one :class:`OldJoker` per table joker. A run's joker stands for
+        its slot; the jokers of one group stand for distinct missing colours (every choice is a reading)."""
+        per_meld: list[list[tuple[OldJoker, ...]]] = []
         for index, (kind, tiles) in enumerate(self.table):
             rd = readings(kind, tiles, self.R)
             if not rd:
                 raise ValueError(f"table meld {' '.join(map(fmt, tiles))} is not valid")
-            if kind == "run":
-                out.extend([(index, [s]) for s in rd[0].slots])
-            else:
-                real = rd[0].real
-                n = real[0][1]
-                cands = [(c, n) for c in range(self.R.colours) if (c, n) not in real]
-                out.extend([(index, cands)] * len(rd[0].slots))
-        return out
+            if not rd[0].slots:
+                continue
+            options = []
+            for cm in rd:
+                held = cm.real + cm.slots
+                if kind == "run":
+                    span = (min(n for _, n in held), max(n for _, n in held))
+                    options.append(tuple(OldJoker(index, t, "run", span=span) for t in cm.slots))
+                else:
+                    options.append(tuple(OldJoker(index, t, "group", mates=frozenset(c for c, _ in held if c != t[0]))
+                                         for t in cm.slots))
+            per_meld.append(options)
+        return [tuple(j for part in combo for j in part) for combo in itertools.product(*per_meld)]
+
+
+@dataclass(frozen=True)
+class OldJoker:
+    """A table joker under one reading of the old table: the tile it stands for, its old set (index, kind),
+    and that set's other places: the old run's numbers ``span`` (runs), or the colours the old group held
+    besides the joker's own (groups; places held by other jokers count)."""
+
+    meld: int
+    tile: Tile
+    kind: str
+    span: tuple[int, int] = (0, 0)
+    mates: frozenset[int] = frozenset()
+
+
+def is_home(j: OldJoker, cm: CMeld) -> bool:
+    """Is the concrete set ``cm`` of the new table a *home* of the old joker ``j`` (JOKERS rule, rules.md §8)?
+
+    It must hold ``j``'s tile (as a joker or a real tile) and a former set-mate's place: a run of the same
+    colour holding ``n-1`` where the old run went below ``n``, or ``n+1`` where it went above; a group of the
+    same number holding a colour the old group held besides the joker's. Places held by jokers count.
+    """
+    c, n = j.tile
+    held = set(cm.real) | set(cm.slots)
+    if cm.kind != j.kind or j.tile not in held:
+        return False
+    if j.kind == "run":
+        a, b = j.span
+        return (a < n and (c, n - 1) in held) or (n < b and (c, n + 1) in held)
+    return any((k, n) in held for k in j.mates)
 
 
 def instance(table: Any, rack: Any, rules: Any, opened: bool) -> Instance:
@@ -361,7 +399,22 @@ def optimum(inst: Instance, objective: str = "tiles", fixed: Counter[Tile] | Non
 def solve_play(inst: Instance, objective: str = "tiles", fixed: Counter[Tile] | None = None
                ) -> tuple[tuple[int, int], Counter[Tile], list[tuple[str, tuple[Tile, ...]]]] | None:
     """As :func:`optimum`, with one optimal play: (key, P, A as (kind, tiles in slot order) melds).
-    In an opening without extension, A is the table's melds plus the new ones."""
+    In an opening without extension, A is the table's melds plus the new ones.
+
+    Under ``replace``/``replace_from_rack`` one integer program is solved per reading of the table's jokers
+    (the tile each stands for) and the best answer is kept."""
+    opening = (not inst.opened) and inst.R.threshold > 0
+    rule = inst.R.policy != "free" and inst.T[JK] > 0 and not (opening and not inst.R.extend)
+    best = None
+    for reading in (inst.old_readings() if rule else [()]):
+        out = _solve_reading(inst, objective, fixed, reading, rule)
+        if out is not None and (best is None or out[0] > best[0]):
+            best = out
+    return best
+
+
+def _solve_reading(inst: Instance, objective: str, fixed: Counter[Tile] | None, reading: tuple[OldJoker, ...],
+                   rule: bool) -> tuple[tuple[int, int], Counter[Tile], list[tuple[str, tuple[Tile, ...]]]] | None:
     R, rack, T = inst.R, inst.rack, inst.T
     Tj, Rj = T[JK], rack[JK]
     opening = (not inst.opened) and R.threshold > 0
@@ -411,144 +464,122 @@ def solve_play(inst: Instance, objective: str = "tiles", fixed: Counter[Tile] | 
         M.row(jrow, 0, 0)
         M.row(thr, R.threshold, np.inf)
     else:
-        jokers = inst.table_jokers()
-        retrieval = R.policy != "free" and not opening and Tj > 0
+        # The joker rule (``rule``: a policy other than free, and jokers on the table), for this reading:
+        # every table joker j either stays (a joker slot of A standing for j's tile, in a set that is j's
+        # home) or, when the player had opened, is retrieved (a real copy of j's tile in a home set; under
+        # replace_from_rack a copy from P); a retrieved joker then fills a joker slot of a "rich" set, whose
+        # every copy holds >= r tiles of P (rack jokers counting). Sets are enumerated at every length when
+        # the rule applies, since splitting a long run could separate a joker from its home.
+        retrieval = rule and not opening
+        sabra = R.policy == "replace_from_rack"
+        r = 1 if R.policy == "replace" else 2
         avail = Counter({t: T[t] + rack[t] for t in numbered})
-        matters = {t[1] for cands in jokers for t in cands} if R.policy != "free" else set()
-        melds = enumerate_melds(R, avail, Tj + Rj, colour_matters=matters)
+        matters = {j.tile[1] for j in reading}
+        melds = enumerate_melds(R, avail, Tj + Rj, all_lengths=rule, colour_matters=matters)
         rich = (enumerate_melds(R, avail, Tj + Rj, all_lengths=True, need_joker=True, colour_matters=matters)
                 if retrieval else [])
+        sets: list[tuple[int, CMeld, bool]] = []  # (count variable, set, rich)
         cover = {t: {} for t in numbered}
         for t in rack_numbered:
             cover[t][p[t]] = -1.0
-        S: dict[Tile, dict[int, float]] = {}   # joker slots standing for t
-        RS: dict[Tile, dict[int, float]] = {}  # ... in rich sets
         total_slots: dict[int, float] = {pj: -1.0}
-        for cm in melds:
+        for cm, is_rich in [(cm, False) for cm in melds] + [(cm, True) for cm in rich]:
             x = M.var(0, R.copies + R.jokers)
             placed.append((x, cm))
+            sets.append((x, cm, is_rich))
             for t in cm.real:
                 _add(cover[t], x, 1)
             for t in cm.slots:
-                _add(S.setdefault(t, {}), x, 1)
                 _add(total_slots, x, 1)
-        zsum: dict[Tile, dict[int, float]] = {}
-        zjsum: dict[Tile, dict[int, float]] = {}
-        zj_all: dict[int, float] = {pj: -1.0}
-        for cm in rich:
-            y = M.var(0, R.copies + R.jokers)
-            placed.append((y, cm))
-            for t in cm.real:
-                _add(cover[t], y, 1)
-            for t in cm.slots:
-                _add(S.setdefault(t, {}), y, 1)
-                _add(RS.setdefault(t, {}), y, 1)
-                _add(total_slots, y, 1)
-            richness: dict[int, float] = {y: -float(1 if R.policy == "replace" else 2)}
-            for t in cm.real:
-                if rack[t] == 0:
-                    continue
-                z = M.var(0, np.inf)
-                M.row({z: 1, y: -1}, -np.inf, 0)
-                _add(zsum.setdefault(t, {p[t]: -1.0}), z, 1)
-                richness[z] = 1
-            if Rj:
-                for t in cm.slots:
-                    z = M.var(0, np.inf)
-                    M.row({z: 1, y: -1}, -np.inf, 0)
-                    _add(zjsum.setdefault(t, {}), z, 1)
-                    zj_all[z] = 1
-                    richness[z] = 1
-            M.row(richness, 0, np.inf)
         for t in numbered:
             M.row(cover[t], T[t], T[t])
         M.row(total_slots, Tj, Tj)  # slots == Tj + pj
-        for row in zsum.values():
-            M.row(row, -np.inf, 0)
-        if len(zj_all) > 1:
-            M.row(zj_all, -np.inf, 0)
 
-        slot_tiles = sorted(S)
-        staying: dict[Tile, dict[int, float]] = {t: {} for t in slot_tiles}
-        retrieved: dict[Tile, dict[int, float]] = {}
-        freed_total: dict[int, float] = {}
-        if R.policy != "free" and Tj > 0:
-            distinct: dict[tuple[int, Tile], dict[int, float]] = {}  # a group's jokers read distinct colours
-            for index, cands in inst.table_jokers_by_meld():
+        staying: dict[Tile, dict[int, float]] = {}  # tile -> the staying variables standing for it
+        if rule:
+            # z[t, x]: copies of set x whose t is a tile of P (which copy is the rack's is free)
+            z: dict[tuple[Tile, int], int] = {}
+            zsum = {t: {p[t]: -1.0} for t in rack_numbered}
+            for x, cm, is_rich in sets:
+                if is_rich or sabra:
+                    for t in cm.real:
+                        if rack[t]:
+                            v = M.var(0, np.inf)
+                            M.row({v: 1, x: -1}, -np.inf, 0)
+                            z[(t, x)] = v
+                            zsum[t][v] = 1
+            for row in zsum.values():
+                M.row(row, -np.inf, 0)
+            stay_at: dict[tuple[int, Tile], dict[int, float]] = {}
+            replace_at: dict[tuple[int, Tile], dict[int, float]] = {}
+            freed: dict[int, float] = {}
+            for j in reading:
                 one: dict[int, float] = {}
-                for t in cands:
-                    if t in S:
-                        s = M.var(0, 1)
-                        staying[t][s] = 1
+                for x, cm, _ in sets:
+                    if not is_home(j, cm):
+                        continue
+                    if j.tile in cm.slots:
+                        s = M.var(0, np.inf)
                         one[s] = 1
-                        distinct.setdefault((index, t), {})[s] = 1
-                    if retrieval:
-                        q = M.var(0, 1)
+                        _add(stay_at.setdefault((x, j.tile), {}), s, 1)
+                        _add(staying.setdefault(j.tile, {}), s, 1)
+                    if retrieval and j.tile in cm.real and (not sabra or (j.tile, x) in z):
+                        q = M.var(0, np.inf)
                         one[q] = 1
-                        _add(retrieved.setdefault(t, {}), q, 1)
-                        freed_total[q] = 1
-                        distinct.setdefault((index, t), {})[q] = 1
-                M.row(one, 1, 1)  # stays (somewhere) or is retrieved (as some candidate)
-            for row in distinct.values():
-                if len(row) > 1:
-                    M.row(row, 0, 1)
-        for t, qs in retrieved.items():
-            row = dict(qs)
-            if R.policy == "replace":
-                if t in p:
-                    row[p[t]] = -1
-                M.row(row, -np.inf, T[t])
-            else:
-                if t in p:
-                    row[p[t]] = -1
+                        _add(replace_at.setdefault((x, j.tile), {}), q, 1)
+                        freed[q] = 1
+                if not one:
+                    return None  # this joker can neither stay nor be retrieved in any set
+                M.row(one, 1, 1)
+            for (x, t), row in replace_at.items():  # distinct replacing copies (a set holds one copy of t)
+                row = dict(row)
+                _add(row, z[(t, x)] if sabra else x, -1)
                 M.row(row, -np.inf, 0)
-        # slot assignment: staying jokers (a: in rich sets, b: elsewhere), freed jokers (f: rich sets only)
-        ftot: dict[int, float] = {}
-        vall: dict[int, float] = {pj: -1.0}  # P's jokers are counted on as many non-staying slots
-        for t in slot_tiles:
+            # every joker slot of every copy holds one joker: a staying table joker, a freed one (rich sets
+            # only) or one of P's jokers; a rich set's copies each hold >= r tiles of P, P's jokers counting
+            ftot: dict[int, float] = {}
+            zj_all: dict[int, float] = {pj: -1.0}
+            for x, cm, is_rich in sets:
+                richness: dict[int, float] = {x: -float(r)}
+                for t in cm.slots:
+                    row: dict[int, float] = {x: -1.0}
+                    for k, c in stay_at.get((x, t), {}).items():
+                        _add(row, k, c)
+                    if is_rich:
+                        f = M.var(0, np.inf)
+                        row[f] = 1
+                        ftot[f] = 1
+                    if Rj:
+                        zj = M.var(0, np.inf)
+                        row[zj] = 1
+                        zj_all[zj] = 1
+                        richness[zj] = 1
+                    M.row(row, 0, 0)
+                if is_rich:
+                    for t in cm.real:
+                        if (t, x) in z:
+                            richness[z[(t, x)]] = 1
+                    M.row(richness, 0, np.inf)
+            M.row(zj_all, 0, 0)
             if retrieval:
-                a = M.var(0, np.inf)
-                b = M.var(0, np.inf)
-                f = M.var(0, np.inf)
-                ftot[f] = 1
-                row = {a: 1, b: 1}
-                for k, x in staying[t].items():
-                    _add(row, k, -x)
+                row = dict(ftot)
+                for k in freed:
+                    _add(row, k, -1)
                 M.row(row, 0, 0)
-                row = {a: 1, f: 1}
-                for k, x in zjsum.get(t, {}).items():
-                    _add(row, k, x)
-                for k, x in RS.get(t, {}).items():
-                    _add(row, k, -x)
-                M.row(row, -np.inf, 0)
-                row = {b: 1}
-                for k, x in S[t].items():
-                    _add(row, k, -x)
-                for k, x in RS.get(t, {}).items():
-                    _add(row, k, x)
-                M.row(row, -np.inf, 0)
-            else:
-                row = dict(staying[t])
-                for k, x in S[t].items():
-                    _add(row, k, -x)
-                M.row(row, -np.inf, 0)
-            # value designation: P's jokers take the highest non-staying slots
-            if Rj:
+        # value designation: P's jokers take the highest joker slots no staying table joker occupies
+        if Rj:
+            vall: dict[int, float] = {pj: -1.0}
+            for t in sorted({t for _, cm, _ in sets for t in cm.slots}):
                 v = M.var(0, np.inf)
-                row = {v: 1}
-                for k, x in staying[t].items():
-                    _add(row, k, x)
-                for k, x in S[t].items():
-                    _add(row, k, -x)
+                row = {v: 1.0}
+                for x, cm, _ in sets:
+                    if t in cm.slots:
+                        _add(row, x, -1)
+                for k, c in staying.get(t, {}).items():
+                    _add(row, k, c)
                 M.row(row, -np.inf, 0)
                 _add(value, v, t[1])
                 vall[v] = 1
-        if retrieval:
-            row = dict(ftot)
-            for k in freed_total:
-                row[k] = -1
-            M.row(row, 0, 0)
-        if Rj:
             M.row(vall, 0, 0)
         if opening:  # extend_after_opening: P1 of P opens on its own
             melds1 = enumerate_melds(R, rack, Rj if R.joker_in_opening else 0, colour_matters=set())
@@ -566,7 +597,6 @@ def solve_play(inst: Instance, objective: str = "tiles", fixed: Counter[Tile] | 
                 M.row(use[t], -np.inf, 0)
             M.row(juse, -np.inf, 0)
             M.row(thr, R.threshold, np.inf)
-
     M.obj = [0.0] * len(M.lb)
     key = (0, 0)
     if fixed is None and TWO_STAGE:
@@ -641,38 +671,6 @@ def _norm(kind: str, tiles: Sequence[Tile]) -> tuple[Any, ...]:
     return ("group", tuple(sorted(t for t in tiles if t != JK)), sum(t == JK for t in tiles))
 
 
-def _rich_ok(A: list[CMeld], freed_sets: Sequence[int], P: Counter[Tile], rack_joker_in: dict[int, int],
-             r: int) -> bool:
-    demand = {i: max(0, r - rack_joker_in.get(i, 0)) for i in set(freed_sets)}
-    demand = {i: d for i, d in demand.items() if d}
-    supply = {t: k for t, k in P.items() if t != JK}
-    edges = {i: {t for t in A[i].real if supply.get(t, 0)} for i in demand}
-    if any(len(edges[i]) < d for i, d in demand.items()):
-        return False
-    return _brute_assign(demand, supply, edges)
-
-
-def _brute_assign(demand: dict[int, int], supply: dict[Tile, int], edges: dict[int, set[Tile]]) -> bool:
-    sets = sorted(demand)
-    left = dict(supply)
-
-    def go(k: int) -> bool:
-        if k == len(sets):
-            return True
-        i = sets[k]
-        for combo in itertools.combinations(sorted(edges[i]), demand[i]):
-            if all(left[t] > 0 for t in combo):
-                for t in combo:
-                    left[t] -= 1
-                if go(k + 1):
-                    return True
-                for t in combo:
-                    left[t] += 1
-        return False
-
-    return go(0)
-
-
 def check_play(inst: Instance, P: Counter[Tile], after: list[tuple[str, tuple[Tile, ...]]],
                objective: str = "tiles") -> tuple[int, int]:
     """Re-checks a play (P, A) against the contract and returns its key; raises Illegal with the reason."""
@@ -725,59 +723,65 @@ def check_play(inst: Instance, P: Counter[Tile], after: list[tuple[str, tuple[Ti
         if best_opening(R, P1) < R.threshold:
             raise Illegal("no part of P opens")
 
-    jokers = inst.table_jokers_by_meld()
     free = R.policy == "free"
     best_jv = None
-    # every concrete reading of A (a group's jokers take distinct missing colours)
+    # every concrete reading of A (a group's jokers take distinct missing colours) and, under the joker rule,
+    # of the old table's jokers; each old joker stays (a slot of A standing for its tile, in a home) or is
+    # retrieved (a real copy of its tile in a home), tried in every combination
+    old = inst.old_readings() if not free and T[JK] else [()]
     for combo in itertools.product(*read):
         A = list(combo)
         slots = [(i, t) for i, cm in enumerate(A) for t in cm.slots]
-        if free:
-            nums = sorted((t[1] for _, t in slots), reverse=True)
-            jv = sum(nums[:k_jokers])
-            best_jv = jv if best_jv is None else max(best_jv, jv)
-            continue
-        # each table joker: ("stay", slot index) or ("ret", tile)
-        options = []
-        for _, cands in jokers:
-            opts: list[tuple[str, Any]] = [("stay", s) for s, (_, t) in enumerate(slots) if t in cands]
-            if not opening:
-                opts += [("ret", t) for t in cands]
-            options.append(opts)
-        for choice in itertools.product(*options):
-            stay_slots = [x for kind, x in choice if kind == "stay"]
-            if len(set(stay_slots)) != len(stay_slots):
-                continue
-            # the jokers of one table group stand for distinct colours
-            read_as = [(jokers[j][0], slots[x][1] if kind == "stay" else x) for j, (kind, x) in enumerate(choice)]
-            if len(set(read_as)) != len(read_as):
-                continue
-            ret = Counter(x for kind, x in choice if kind == "ret")
-            ok = True
-            for t, k in ret.items():
-                have = A_tiles[t] if R.policy == "replace" else P[t]
-                if have < k:
-                    ok = False
-            if not ok:
-                continue
-            open_slots = [s for s in range(len(slots)) if s not in stay_slots]
-            nfreed = sum(ret.values())
-            if nfreed:
-                r = 1 if R.policy == "replace" else 2
-                placed = False
-                for fs in itertools.combinations(open_slots, nfreed):
-                    rj: dict[int, int] = Counter(slots[s][0] for s in open_slots if s not in fs)
-                    if _rich_ok(A, [slots[s][0] for s in fs], P, rj, r):
-                        placed = True
-                        break
-                if not placed:
+        for reading in old:
+            options: list[list[tuple[str, int]]] = []
+            for j in reading:
+                opts = [("stay", s) for s, (i, t) in enumerate(slots) if t == j.tile and is_home(j, A[i])]
+                if not opening:
+                    opts += [("ret", i) for i, cm in enumerate(A) if j.tile in cm.real and is_home(j, cm)]
+                options.append(opts)
+            for choice in itertools.product(*options):
+                stay_slots = [x for kind, x in choice if kind == "stay"]
+                if len(set(stay_slots)) != len(stay_slots):
+                    continue  # two jokers on one slot
+                rets = [(x, j.tile) for (kind, x), j in zip(choice, reading) if kind == "ret"]
+                if len(set(rets)) != len(rets):
+                    continue  # two jokers replaced by one copy (a set holds one copy of a tile)
+                open_slots = [s for s in range(len(slots)) if s not in stay_slots]
+                if rets and not _freed_ok(A, slots, open_slots, rets, P, R):
                     continue
-            nums = sorted((slots[s][1][1] for s in open_slots), reverse=True)
-            jv = sum(nums[:k_jokers])
-            best_jv = jv if best_jv is None else max(best_jv, jv)
+                nums = sorted((slots[s][1][1] for s in open_slots), reverse=True)
+                jv = sum(nums[:k_jokers])
+                best_jv = jv if best_jv is None else max(best_jv, jv)
     if best_jv is None:
         raise Illegal("joker policy violated (no staying/retrieval reading works)")
     return _key(objective, R, P, numbered_value + best_jv)
+
+
+def _freed_ok(A: list[CMeld], slots: list[tuple[int, Tile]], open_slots: list[int], rets: list[tuple[int, Tile]],
+              P: Counter[Tile], R: Rules) -> bool:
+    """Can the retrieved jokers (``rets``: the set holding each one's replacing copy, and its tile) take
+    ``len(rets)`` of the open joker slots (the other open slots hold P's jokers), with some choice of which
+    copies of each tile are P's, so that each set holding a freed joker holds >= r tiles of P (P's jokers
+    counting) and, under replace_from_rack, every replacing copy is one of P's? Brute force over both."""
+    r = 1 if R.policy == "replace" else 2
+    sabra = R.policy == "replace_from_rack"
+    for fs in itertools.combinations(open_slots, len(rets)):
+        freed_sets = {slots[s][0] for s in fs}
+        rack_jokers = Counter(slots[s][0] for s in open_slots if s not in fs)
+        # which sets hold P's copy of t: only tiles that can matter are tried (others change nothing)
+        tiles = sorted(t for t in P if t != JK and (any(t in A[i].real for i in freed_sets)
+                                                     or (sabra and any(t == u for _, u in rets))))
+        choices = []
+        for t in tiles:
+            holders = [i for i, cm in enumerate(A) if t in cm.real]
+            choices.append(list(itertools.combinations(holders, P[t])))
+        for combo in itertools.product(*choices):
+            rack_copy = {(i, t) for t, chosen in zip(tiles, combo) for i in chosen}
+            if sabra and any((i, t) not in rack_copy for i, t in rets):
+                continue
+            if all(sum((i, t) in rack_copy for t in A[i].real) + rack_jokers[i] >= r for i in freed_sets):
+                return True
+    return False
 
 
 def _key(objective: str, R: Rules, P: Counter[Tile], value: int) -> tuple[int, int]:
