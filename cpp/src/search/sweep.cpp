@@ -97,8 +97,11 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_possible[n] ? 7 : 0;
   const bool retrieval_rule = in_.mode.retrieval_rule;
-  const uint32_t key =
-      static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 | retrieval_rule << 13 | c << 14);
+  // Rack copies that must replace jokers (replace_from_rack) are not interchangeable with table copies either.
+  const Demand& d = in_.demand[c][n];
+  const bool rack_demand = in_.demands && d.rack_only != 0 && d.real_group + d.real_run > 0;
+  const uint32_t key = static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 |
+                                             retrieval_rule << 13 | c << 14 | rack_demand << 16);
   const auto [at, made] = scratch_->choice_lists.try_emplace(key);
   ChoiceList& list = at->second;
   plan.groups = &list;
@@ -110,8 +113,9 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
       for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
         for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
           // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
-          // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
-          if (gb > 0 && ga < a && !retrieval_rule) break;
+          // unless rack tiles are counted for retrieved jokers or replace them: promise table copies to groups
+          // first.
+          if (gb > 0 && ga < a && !retrieval_rule && !rack_demand) break;
           list.choices.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
                                              {a - ga, v - gv, b - gb}, ga + gv + gb,
                                              static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
