@@ -1,5 +1,6 @@
 // The search on positions with known answers (the rules' worked examples and the package's doctests):
 // arrange, solve (every objective's basics, the opening, joker retrieval), all_plays and the node limit.
+#include <algorithm>
 #include <vector>
 
 #include "catch.h"
@@ -77,6 +78,45 @@ TEST_CASE("a table joker is retrieved when the tile it stands for replaces it", 
   CHECK(play.played == tiles("K1 K2 R5"));  // R5 frees the joker, which completes K1 K2 J
   check_play(before, tiles("K1 K2 R5"), play);
   CHECK_FALSE(solve(before, tiles("K1 K2"), kStandard, true, Objective::Tiles, play, nullptr));
+}
+
+TEST_CASE("a table joker stays or is replaced only in its home set", "[search][solve][joker]") {
+  SearchRules sabra = kStandard;  // the sabra preset's joker rules
+  sabra.policy = JokerPolicy::ReplaceFromRack;
+  sabra.joker_in_opening = false;
+  sabra.extend_after_opening = true;
+  SearchRules extend = kStandard;
+  extend.extend_after_opening = true;
+  PlayResult play;
+  // The joker (R9) would leave its group of 9s for R10 R11 with no R9 replacing it: nothing can be played.
+  CHECK_FALSE(solve(table("K9 B9 O9 J"), tiles("R10 R11"), kStandard, true, Objective::Tiles, play, nullptr));
+  // The joker of a group stands for B3 or K3, and no K3 or B3 replaces it: J K4 cannot take it.
+  CHECK_FALSE(solve(table("B3 O3 R3 J"), tiles("J K4"), kStandard, true, Objective::Tiles, play, nullptr));
+  // The replacing B10 would sit in a run, not in the group the joker left.
+  CHECK_FALSE(solve(table("K10 O10 R10 J"), tiles("B10 B11"), kStandard, true, Objective::Tiles, play, nullptr));
+  // The R7 that could replace the R7 joker is the run's own, not in the 7s group.
+  CHECK_FALSE(solve(table("K7 B7 O7 J | R5 R6 R7"), tiles("K1 K2"), kStandard, true, Objective::Tiles, play,
+                    nullptr));
+  // Sabra: the freed joker's set needs two rack tiles, and an O11 can replace only in a group of 11s.
+  CHECK_FALSE(solve(table("K11 R11 J J"), tiles("O11 O11"), sabra, true, Objective::Tiles, play, nullptr));
+  // Not opened: the joker stays, so R10 R11 R12 open on their own.
+  for (const SearchRules& rules : {extend, sabra}) {
+    REQUIRE(solve(table("K9 B9 O9 J"), tiles("R10 R11 R12"), rules, false, Objective::Tiles, play, nullptr));
+    CHECK(play.played == tiles("R10 R11 R12"));
+    CHECK(std::find(play.table.begin(), play.table.end(), meld("K9 B9 O9 J")) != play.table.end());
+  }
+  // B4 replaces the group's joker, but the freed joker's run would hold no rack tile: only B4 on the run.
+  const std::vector<Meld> split = table("K4 B4 O4 J | B5 B6 B7");
+  REQUIRE(solve(split, tiles("B4"), kStandard, true, Objective::Tiles, play, nullptr));
+  CHECK(play.played == tiles("B4"));
+  CHECK(std::find(play.table.begin(), play.table.end(), meld("K4 B4 O4 J")) != play.table.end());
+  // A joker at the low end of its run stays only while the number after it follows in its run.
+  REQUIRE(solve(table("J R7 R8 R9"), tiles("R4 R5"), kStandard, true, Objective::Tiles, play, nullptr));
+  CHECK(play.table == table("R4 R5 J R7 R8 R9"));
+  // At the high end, R8 replaces the joker beside R7 and the freed joker joins K1 K2.
+  REQUIRE(solve(table("R5 R6 R7 J"), tiles("R8 K1 K2"), kStandard, true, Objective::Tiles, play, nullptr));
+  CHECK(play.played == tiles("R8 K1 K2"));
+  check_play(table("R5 R6 R7 J"), tiles("R8 K1 K2"), play);
 }
 
 TEST_CASE("the opening counts only the player's own sets against the threshold", "[search][solve][opening]") {

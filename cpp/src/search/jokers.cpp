@@ -11,22 +11,36 @@ namespace rummikub::search {
 // Appends each way a table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as inputs.
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out) {
-  // Per meld: the list of options, each a list of (tile, retrieved) pairs.
+  // Where a joker's copy must end (its home, docs/search-semantics.md item 3): a group of its number, any run of its
+  // colour through it (it was inside its old run), or one holding the number before (old high end) / after (old low
+  // end) it too.
+  enum Home : int { kGroupHome = 0, kRunHome = 1, kPrevHome = 2, kNextHome = 3 };
+  struct Joker {
+    int tile;
+    bool retrieved;
+    int home;
+  };
+  // Per meld: the list of options, each a list of jokers.
   struct Choice {
-    std::vector<std::pair<int, bool>> jokers;
+    std::vector<Joker> jokers;
   };
   std::vector<std::vector<Choice>> per_meld;
   for (const Meld& m : table) {
     const int k = m.jokers();
     if (k == 0) continue;
     std::vector<int> tiles;  // run: the slots; group: the missing colours' tiles
+    std::vector<int> homes;  // the home of a joker standing for each
     if (m.kind == MeldKind::Run) {
       for (int i = 0; i < m.length; ++i) {
-        if (m.joker_slots >> i & 1) tiles.push_back(m.run_slot(i));
+        if (!(m.joker_slots >> i & 1)) continue;
+        tiles.push_back(m.run_slot(i));
+        homes.push_back(i == 0 ? kNextHome : i == m.length - 1 ? kPrevHome : kRunHome);
       }
     } else {
       for (int c = 0; c < rules.p.colours; ++c) {
-        if (!(m.colours >> c & 1)) tiles.push_back(tile_code(c, m.number));
+        if (m.colours >> c & 1) continue;
+        tiles.push_back(tile_code(c, m.number));
+        homes.push_back(kGroupHome);
       }
     }
     std::vector<Choice> options;
@@ -35,14 +49,17 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     // then stay/retrieve for each.
     for (uint32_t sub = 0; sub < (1u << nt); ++sub) {
       if (__builtin_popcount(sub) != k) continue;
-      std::vector<int> chosen;
+      std::vector<size_t> chosen;
       for (int i = 0; i < nt; ++i) {
-        if (sub >> i & 1) chosen.push_back(tiles[static_cast<size_t>(i)]);
+        if (sub >> i & 1) chosen.push_back(static_cast<size_t>(i));
       }
       const uint32_t ways = allow_retrieval ? (1u << k) : 1u;
       for (uint32_t rmask = 0; rmask < ways; ++rmask) {
         Choice ch;
-        for (int i = 0; i < k; ++i) ch.jokers.emplace_back(chosen[static_cast<size_t>(i)], (rmask >> i & 1) != 0);
+        for (int i = 0; i < k; ++i) {
+          const size_t at = chosen[static_cast<size_t>(i)];
+          ch.jokers.push_back(Joker{tiles[at], (rmask >> i & 1) != 0, homes[at]});
+        }
         options.push_back(ch);
       }
     }
@@ -55,12 +72,23 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     int need[kCodes] = {0};
     int retrieved = 0;
     for (size_t i = 0; i < per_meld.size(); ++i) {
-      for (const auto& [tile, ret] : per_meld[i][pick[i]].jokers) {
-        if (ret) {
+      for (const Joker& j : per_meld[i][pick[i]].jokers) {
+        const int c = tile_colour(j.tile), n = tile_number(j.tile);
+        Demand& d = in.demand[c][n];
+        d.active = 1;
+        in.demands = true;
+        if (j.retrieved) {
           ++retrieved;
-          ++need[tile];
+          ++need[j.tile];
+          ++(j.home == kGroupHome ? d.real_group : d.real_run);
+          if (j.home == kPrevHome) ++d.real_prev;
+          if (j.home == kNextHome) ++d.real_next;
+          d.rack_only = rules.policy == JokerPolicy::ReplaceFromRack ? 1 : 0;
         } else {
-          ++in.staying[tile_colour(tile)][tile_number(tile)];
+          ++in.staying[c][n];
+          if (j.home == kGroupHome) ++d.stay_group;
+          if (j.home == kPrevHome) ++d.stay_prev;
+          if (j.home == kNextHome) ++d.stay_next;
         }
       }
     }
@@ -81,8 +109,10 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       // Skip inputs equal to one already listed (different readings can coincide).
       const auto* staying = reinterpret_cast<const uint8_t*>(in.staying);
       const auto* rack_min = reinterpret_cast<const uint8_t*>(in.rack_min);
+      const auto* demand = reinterpret_cast<const uint8_t*>(in.demand);
       std::vector<uint8_t> sig(staying, staying + sizeof in.staying);
       sig.insert(sig.end(), rack_min, rack_min + sizeof in.rack_min);
+      sig.insert(sig.end(), demand, demand + sizeof in.demand);
       sig.push_back(static_cast<uint8_t>(in.table_jokers));
       if (std::find(seen.begin(), seen.end(), sig) == seen.end()) {
         seen.push_back(sig);
@@ -93,6 +123,123 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     while (i < pick.size() && ++pick[i] == per_meld[i].size()) pick[i++] = 0;
     if (i == pick.size()) break;
   }
+}
+
+// Returns the next states of a colour's runs through a number with a sided demand (see jokers.h). A demanded copy
+// that needs the number before it continues an old run (then no old run it continues is led by a free joker any
+// more: see unlead_run); one that needs the number after it starts a run (which must go on anyway), continues a run
+// still short of the minimum length, or continues a run that is then pinned (pin_run). Which runs are pinned is a
+// choice: each choice of exactly as many as needed is a transition (pinning more only restricts the state). The
+// demanded copies of one kind are alike, so counting the slots of each kind that meet each condition suffices
+// (Hall's condition: every run slot meets one of the two, so prev and next demands fit when each count does).
+std::vector<Transition> home_transitions(uint64_t state, const int slots[kSlots], const Mode& m, int how,
+                                         const Demand& d) {
+  std::vector<Transition> out;
+  uint8_t old[8];
+  const int k = unpack_runs(state, old);
+  int rem[kSlots];
+  std::copy(slots, slots + kSlots, rem);
+  int act[8] = {0};
+  const bool unlead = (d.stay_prev | d.real_prev) != 0;
+  const bool table_real = d.rack_only == 0;  // do table copies replace jokers too?
+  auto emit = [&]() {
+    int fresh_runs = 0;
+    for (int s = 0; s < kSlots; ++s) fresh_runs += rem[s];
+    int continued = 0;
+    bool closed = false;
+    uint32_t uncovered = 0;
+    uint8_t ext[8] = {};
+    int stay_prev = 0, real_prev = 0;
+    int stay_next = rem[kStayingJoker], real_next = rem[kRackTile] + (table_real ? rem[kTableTile] : 0);
+    int stay_cand[8], real_cand[8], ns = 0, nr = 0;
+    for (int j = 0; j < k; ++j) {
+      if (act[j] == 0) {
+        closed = true;
+        uncovered += static_cast<uint32_t>(run_uncovered(old[j]));
+        continue;
+      }
+      const int s = act[j] - 1;
+      uint8_t e = extend_run(old[j], s, m);
+      if (unlead) e = unlead_run(e);
+      ext[j] = e;
+      ++continued;
+      const bool goes_on = run_length(e) < m.min_len;  // (it must take the next number anyway)
+      if (s == kStayingJoker) {
+        ++stay_prev;
+        if (goes_on) {
+          ++stay_next;
+        } else {
+          stay_cand[ns++] = j;
+        }
+      } else if (s == kRackTile || (s == kTableTile && table_real)) {
+        ++real_prev;
+        if (goes_on) {
+          ++real_next;
+        } else {
+          real_cand[nr++] = j;
+        }
+      }
+    }
+    if (continued + fresh_runs > 8 || (closed && fresh_runs > 0)) return;
+    if (stay_prev < d.stay_prev || real_prev < d.real_prev) return;
+    const int pin_stay = std::max(0, d.stay_next - stay_next), pin_real = std::max(0, d.real_next - real_next);
+    if (pin_stay > ns || pin_real > nr) return;
+    for (uint32_t ms = 0; ms < (1u << ns); ++ms) {
+      if (__builtin_popcount(ms) != pin_stay) continue;
+      for (uint32_t mr = 0; mr < (1u << nr); ++mr) {
+        if (__builtin_popcount(mr) != pin_real) continue;
+        bool pinned[8] = {};
+        for (int i = 0; i < ns; ++i) pinned[stay_cand[i]] = (ms >> i & 1) != 0;
+        for (int i = 0; i < nr; ++i) pinned[real_cand[i]] = (mr >> i & 1) != 0;
+        uint8_t next[16];
+        int n = 0;
+        uint32_t a = 0;
+        for (int j = 0; j < k; ++j) {
+          if (act[j] == 0) continue;
+          next[n++] = pinned[j] ? pin_run(ext[j], m) : ext[j];
+          a |= static_cast<uint32_t>(pinned[j] ? act[j] + 4 : act[j]) << (3 * j);
+        }
+        for (int s = 0; s < kSlots; ++s) {
+          for (int r = 0; r < rem[s]; ++r) next[n++] = extend_run(0, s, m);
+        }
+        if (how != kOpen) {
+          for (int j = 0; j < n; ++j) next[j] = settle(next[j], how);
+        }
+        const uint64_t word = pack_runs(next, n);
+        a |= uncovered << 24;
+        bool known = false;
+        for (Transition& t : out) {
+          if (t.next != word) continue;
+          if (a >> 24 < t.actions >> 24) t.actions = a;
+          known = true;
+          break;
+        }
+        if (!known) out.push_back(Transition{word, a, run_needs(word, m)});
+      }
+    }
+  };
+  // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry), as make_transitions.
+  auto rec = [&](auto&& self, int i) -> void {
+    if (i >= k || i >= 8) {
+      emit();
+      return;
+    }
+    const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
+    if (floor == 0 && can_end_now(old[i], m)) {
+      act[i] = 0;
+      self(self, i + 1);
+    }
+    for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
+      if (rem[s] == 0) continue;
+      --rem[s];
+      act[i] = s + 1;
+      self(self, i + 1);
+      ++rem[s];
+    }
+    act[i] = 0;
+  };
+  rec(rec, 0);
+  return out;
 }
 
 // Returns the inputs of every programme run a position needs (one per joker option or opening subset), prepared.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "position.h"
+#include "transitions.h"
 
 namespace rummikub::search {
 
@@ -14,6 +15,12 @@ struct SearchScratch;
 // programme inputs built on `base` (without retrieval, each joker's readings alone).
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out);
+
+// Returns every distinct next state of a colour's runs through the slots of a number whose copies have a sided
+// demand `d` (Demand::sided), as make_transitions does, keeping only the ways that put the demanded copies where
+// their homes need them. Actions 5-7 continue a run with slot 0-2 and pin it (pin_run); see jokers.cpp.
+std::vector<Transition> home_transitions(uint64_t state, const int slots[kSlots], const Mode& m, int how,
+                                         const Demand& d);
 
 // Returns the inputs of every programme run a position needs, prepared; sets `table_untouched` on an opening that
 // leaves the table as it is.

@@ -12,6 +12,22 @@
 
 namespace rummikub::search {
 
+// Where the copies of one tile that old table jokers demand must end (docs/search-semantics.md, item 3): each staying
+// joker (a staying copy) and each retrieved joker's replacing tile (a real copy) must lie in the joker's home: a group
+// of its number (the joker came from a group), or a run of its colour through the number, which must also hold the
+// number before it (the joker was at the high end of its old run: "prev") or after it (low end: "next").
+struct Demand {
+  uint8_t active = 0;                                    // any demand at this tile (or a staying copy at all)
+  uint8_t stay_group = 0, stay_prev = 0, stay_next = 0;  // staying copies: exactly stay_group go to groups, the rest
+                                                         // to runs; of those, so many need prev / next
+  uint8_t real_group = 0, real_run = 0;                  // replacing copies needed in groups / in runs
+  uint8_t real_prev = 0, real_next = 0;                  // ... of the run ones, so many need prev / next
+  uint8_t rack_only = 0;                                 // replacing copies must be rack copies (replace_from_rack)
+  // Returns true when the step must pick which run a demanded copy lies in (a side condition).
+  bool sided() const { return (stay_prev | stay_next | real_prev | real_next) != 0; }
+};
+static_assert(sizeof(Demand) == 9, "a demand is its bytes (joker_inputs compares inputs by them)");
+
 // The input of one programme run: a position compiled to counts by colour and number (index 1..numbers).
 struct Input {
   Params p;
@@ -20,6 +36,8 @@ struct Input {
   uint8_t staying[kMaxColours][kByNumber] = {};   // staying table jokers by the tile they stand for (must)
   uint8_t rack[kMaxColours][kByNumber] = {};      // rack tiles available
   uint8_t rack_min[kMaxColours][kByNumber] = {};  // rack tiles that must be played
+  Demand demand[kMaxColours][kByNumber] = {};     // the homes of the staying jokers and replacing tiles
+  bool demands = false;                           // does any tile have a demand?
   int table_jokers = 0;                            // free table jokers (must be placed)
   int rack_jokers = 0;                             // rack jokers available
   int rack_jokers_min = 0;                         // rack jokers that must be played

@@ -7,9 +7,11 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 #include "groups.h"
+#include "jokers.h"
 #include "layers.h"
 #include "position.h"
 #include "scratch.h"
@@ -349,6 +351,37 @@ class Programme {
       return false;
     }
     return bound < ceiling_;
+  }
+
+  // The transitions of the colour steps whose tile has a sided demand (home_transitions), by the runs, the memo
+  // key's rest and the sweep position: few, and this programme's own (the demands are its input's).
+  struct HomeKey {
+    uint64_t state;
+    uint32_t rest, pos;
+    bool operator==(const HomeKey& o) const { return state == o.state && rest == o.rest && pos == o.pos; }
+  };
+  struct HomeKeyHash {
+    size_t operator()(const HomeKey& k) const {
+      return static_cast<size_t>(TransitionMemo::hash(k.state, k.rest) ^ (k.pos * 0x9E3779B97F4A7C15ULL));
+    }
+  };
+  std::unordered_map<HomeKey, std::vector<Transition>, HomeKeyHash> home_memo_;
+  // Returns the transitions of colour c's runs `state` at sweep position pos through these slots, which hold copies
+  // with the sided demand d.
+  const std::vector<Transition>& home_steps(uint64_t state, uint32_t rest, int pos, const int slots[kSlots], int how,
+                                            const Demand& d) {
+    const HomeKey key{state, rest, static_cast<uint32_t>(pos)};
+    auto it = home_memo_.find(key);
+    if (it != home_memo_.end()) return it->second;
+    return home_memo_.emplace(key, home_transitions(state, slots, in_.mode, how, d)).first->second;
+  }
+  // Returns true when a way to promise copies to groups meets the demand d of its tile: exactly the staying copies
+  // whose home is a group go to groups, and enough replacing copies go to groups and stay in runs.
+  static bool meets_demand(const GroupChoice& gc, const Demand& d) {
+    const int ga = (gc.info >> 4) & 15, gv = (gc.info >> 8) & 15, gb = (gc.info >> 12) & 15;
+    const bool table_real = d.rack_only == 0;
+    return gv == d.stay_group && gb + (table_real ? ga : 0) >= d.real_group &&
+           gc.rest[2] + (table_real ? gc.rest[0] : 0) >= d.real_run;
   }
 
   const Input& in_;

@@ -114,16 +114,22 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       const uint32_t actions = x.actions;
       const int old_size = next.size;
       next.size = 0;
+      // A step with demanded copies that need the number before them unleads the runs it continues; actions 5-7
+      // continue with slot 0-2 and pin the run (home_transitions).
+      const bool unlead = in_.demands && (in_.demand[c][n].stay_prev | in_.demand[c][n].real_prev) != 0;
       for (int j = 0; j < old_size; ++j) {
         const int act = static_cast<int>((actions >> (3 * j)) & 7);
         if (act == 0) {
           finish_run(c, next.at[j]);
         } else {
+          const int slot = act <= kSlots ? act - 1 : act - 5;
           RunBuild& r = next.at[next.size++];
           if (&r != &next.at[j]) r = next.at[j];
-          r.slots[r.len++] = static_cast<uint8_t>(act - 1);
-          r.desc = extend_run(r.desc, act - 1, in_.mode);
-          --rem[act - 1];
+          r.slots[r.len++] = static_cast<uint8_t>(slot);
+          r.desc = extend_run(r.desc, slot, in_.mode);
+          if (unlead) r.desc = unlead_run(r.desc);
+          if (act > kSlots) r.desc = pin_run(r.desc, in_.mode);
+          --rem[slot];
         }
       }
       for (int s = 0; s < kSlots; ++s) {

@@ -94,6 +94,16 @@ inline bool can_end_last(uint8_t d, const Mode& m) {
 // Returns true when a run with this descriptor may end before the last number.
 inline bool can_end_now(uint8_t d, const Mode& m) { return !run_led(d) && can_end_last(d, m); }
 
+// A run that must go on past the number it just took (a demanded copy needs the number after it in its run): its
+// length lowered below the minimum, so that it cannot end before it takes one more slot (after which its length is
+// the true one again, capped at the minimum).
+inline uint8_t pin_run(uint8_t d, const Mode& m) {
+  return run_length(d) < m.min_len ? d : static_cast<uint8_t>((d & ~7) | (m.min_len - 1));
+}
+// A run no longer led by a free joker: at a number whose demanded copies need the number before them, a run led by a
+// free joker is not moved (moving the joker past the run's end would take that number away).
+inline uint8_t unlead_run(uint8_t d) { return static_cast<uint8_t>(d & ~16); }
+
 // How far runs are settled (see above).
 enum Settle : int { kOpen = 0, kPartly = 1, kFully = 2 };
 // Returns a run settled as `how` says: its retrieval code cleared when settled fully, or partly with none uncovered.

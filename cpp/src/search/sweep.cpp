@@ -97,8 +97,11 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_possible[n] ? 7 : 0;
   const bool retrieval_rule = in_.mode.retrieval_rule;
-  const uint32_t key =
-      static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 | retrieval_rule << 13 | c << 14);
+  // Rack copies that must replace jokers (replace_from_rack) are not interchangeable with table copies either.
+  const Demand& d = in_.demand[c][n];
+  const bool rack_demand = in_.demands && d.rack_only != 0 && d.real_group + d.real_run > 0;
+  const uint32_t key = static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 |
+                                             retrieval_rule << 13 | c << 14 | rack_demand << 16);
   const auto [at, made] = scratch_->choice_lists.try_emplace(key);
   ChoiceList& list = at->second;
   plan.groups = &list;
@@ -110,8 +113,9 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
       for (int gv = 0; gv <= std::min(v, gmax); ++gv) {
         for (int gb = 0; gb <= std::min(b, gmax); ++gb) {
           // A table copy and a rack copy of one tile can swap between a group and a run (both stay placed),
-          // unless rack tiles are counted for retrieved jokers: promise table copies to groups first.
-          if (gb > 0 && ga < a && !retrieval_rule) break;
+          // unless rack tiles are counted for retrieved jokers or replace them: promise table copies to groups
+          // first.
+          if (gb > 0 && ga < a && !retrieval_rule && !rack_demand) break;
           list.choices.push_back(GroupChoice{static_cast<uint64_t>(ga | gv << 3 | gb << 6) << (9 * c),
                                              {a - ga, v - gv, b - gb}, ga + gv + gb,
                                              static_cast<uint32_t>(b | ga << 4 | gv << 8 | gb << 12),
@@ -148,6 +152,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
   const int group_size = std::max(3, in_.mode.min_len);
   const uint8_t* const members_after = members_after_[n][c];
+  // The homes the table jokers demand of this tile's copies (none on most steps).
+  const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
+  const bool sided = demand != nullptr && demand->sided();
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (plan == nullptr) {
@@ -181,6 +188,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       if (nchoices == 0) continue;
       for (uint32_t gi = plan->groups->begin[b]; gi < plan->groups->begin[b + 1]; ++gi) {
         const GroupChoice& gc = group_choice[gi];
+        if (demand != nullptr && !meets_demand(gc, *demand)) continue;
         const uint64_t g2 = g | gc.bits;
         // Jokers the promised groups need for certain (their slots are distinct from the runs').
         const int group_deficit =
@@ -189,16 +197,26 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           const JokerChoice& ch = choices[ci];
           if (deficit_others + group_deficit > ch.jokers_left) continue;
           const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
-          const auto [tbegin, tcount] =
-              transitions(memo, x.s.runs[c], key | gc.key | slot_bits(kFreeJoker, ch.y), slots, in_.mode, how);
+          const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
+          const Transition* ts;
+          uint32_t tcount;
+          if (sided) {
+            const std::vector<Transition>& list = home_steps(x.s.runs[c], rest, pos, slots, how, *demand);
+            ts = list.data();
+            tcount = static_cast<uint32_t>(list.size());
+          } else {
+            const auto [tbegin, count] = transitions(memo, x.s.runs[c], rest, slots, in_.mode, how);
+            ts = memo.pool.data() + tbegin;
+            tcount = count;
+          }
           if (tcount == 0) continue;
           const int nv = std::min(threshold, val + n * (b + ch.yr));
           const uint64_t misc = with_counts(g2, placed + ch.y, uncovered, nv, how == kFully);
           // Placing a joker or a rack tile may settle the runs further.
           const bool resettle = retrieval_rule && how != kFully && (ch.y > 0 || b > 0);
           const uint32_t info = gc.info | static_cast<uint32_t>(ch.y) << 16;
-          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-            const Transition& t = memo.pool[ti];
+          for (uint32_t ti = 0; ti < tcount; ++ti) {
+            const Transition& t = ts[ti];
             const int deficit = joker_deficit(t.needs, deficit_here);
             if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
             // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
