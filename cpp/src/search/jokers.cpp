@@ -218,27 +218,7 @@ std::vector<Transition> home_transitions(uint64_t state, const int slots[kSlots]
       }
     }
   };
-  // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry), as make_transitions.
-  auto rec = [&](auto&& self, int i) -> void {
-    if (i >= k || i >= 8) {
-      emit();
-      return;
-    }
-    const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
-    if (floor == 0 && can_end_now(old[i], m)) {
-      act[i] = 0;
-      self(self, i + 1);
-    }
-    for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
-      if (rem[s] == 0) continue;
-      --rem[s];
-      act[i] = s + 1;
-      self(self, i + 1);
-      ++rem[s];
-    }
-    act[i] = 0;
-  };
-  rec(rec, 0);
+  each_run_action(old, k, rem, act, m, emit);
   return out;
 }
 

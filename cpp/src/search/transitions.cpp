@@ -50,27 +50,7 @@ std::pair<uint32_t, uint32_t> make_transitions(TransitionMemo& memo, uint64_t st
     }
     out.push_back(Transition{ns, a, run_needs(ns, m)});
   };
-  // Depth-first over the old runs; equal descriptors take non-decreasing actions (symmetry).
-  auto rec = [&](auto&& self, int i) -> void {
-    if (i >= k || i >= 8) {  // (k <= 8 always; the second test lets the compiler see it)
-      emit();
-      return;
-    }
-    const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
-    if (floor == 0 && can_end_now(old[i], m)) {
-      act[i] = 0;
-      self(self, i + 1);
-    }
-    for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
-      if (rem[s] == 0) continue;
-      --rem[s];
-      act[i] = s + 1;
-      self(self, i + 1);
-      ++rem[s];
-    }
-    act[i] = 0;
-  };
-  rec(rec, 0);
+  each_run_action(old, k, rem, act, m, emit);
   if ((memo.used + 1) * 2 > memo.table.size()) memo.grow();
   TransitionMemo::Entry* e = memo.find(state, rest);
   *e = TransitionMemo::Entry{state, rest, static_cast<uint32_t>(memo.pool.size()), static_cast<uint32_t>(out.size())};

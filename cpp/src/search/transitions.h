@@ -2,6 +2,7 @@
 // shared by the programmes of a search scratch (SearchScratch::transition_memo).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -21,6 +22,34 @@ struct Transition {
   int uncovered() const { return static_cast<int>(actions >> 24); }
 };
 using TransitionList = std::vector<Transition>;
+
+// Calls emit() once for each choice of actions for a colour's k open runs `old` at its next number, the choice in
+// act[]: 0 ends run i (where it may end now), s + 1 continues it with one slot of kind s taken from rem[] (the
+// slots left in rem[] then start new runs). Runs with equal descriptors take non-decreasing actions: their order
+// does not matter, so each distinct choice comes once.
+template <class Emit>
+void each_run_action(const uint8_t* old, int k, int* rem, int* act, const Mode& m, Emit&& emit) {
+  auto rec = [&](auto&& self, int i) -> void {
+    if (i >= k || i >= 8) {  // (k <= 8 always; the second test lets the compiler see it)
+      emit();
+      return;
+    }
+    const int floor = (i > 0 && old[i] == old[i - 1]) ? act[i - 1] : 0;
+    if (floor == 0 && can_end_now(old[i], m)) {
+      act[i] = 0;
+      self(self, i + 1);
+    }
+    for (int s = std::max(0, floor - 1); s < kSlots; ++s) {
+      if (rem[s] == 0) continue;
+      --rem[s];
+      act[i] = s + 1;
+      self(self, i + 1);
+      ++rem[s];
+    }
+    act[i] = 0;
+  };
+  rec(rec, 0);
+}
 
 // The memo of transitions: an open-addressing table of (runs, slots, mode) keys pointing into a pool of
 // Transition records. Nodes refer to records by pool index, which stays valid as the pool grows.
