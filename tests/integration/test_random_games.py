@@ -44,9 +44,10 @@ from rummikub import (
 )
 from rummikub.game import table_to_text
 from rummikub.legality import check_meld
+from rummikub.rules import PRESETS as _PRESETS
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
-PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
+PRESETS = list(_PRESETS)  # every preset the package ships
 
 _search_plays: Any = None
 _search_solve: Any = None
