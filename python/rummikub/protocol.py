@@ -23,7 +23,6 @@ an external bot) and exchanges messages with it under a time limit (the arena's 
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import queue
@@ -130,36 +129,13 @@ def validator(definition: str | None = None) -> Any:
     return Draft202012Validator(schema, registry=schemas.registry())
 
 
-@lru_cache(maxsize=None)
 def _fast_check(definition: str) -> Callable[[Any], bool] | None:
-    """A compiled ``fastjsonschema`` check of one definition (about 5 us for a ``solve`` request instead of
-    100-200 us with ``jsonschema``; 10x faster on ``turn``'s observations), or None when fastjsonschema is
-    not installed. fastjsonschema implements draft-07, whose meaning of every keyword these schemas use is
-    the same as draft 2020-12's (tests/integration/test_protocol_engine.py checks that both validators agree);
-    ``jsonschema`` stays the reference and words every error."""
-    try:
-        fastjsonschema = importlib.import_module("fastjsonschema")
-    except ImportError:  # pragma: no cover - a declared dependency
-        return None
+    """The compiled check of one protocol definition (about 5 us for a ``solve`` request instead of 100-200 us
+    with ``jsonschema``), or None without fastjsonschema (tests/integration/test_protocol_engine.py checks
+    that both validators agree)."""
     from . import schemas
 
-    def shipped(uri: str) -> Any:  # the other schemas, by their $id: never fetched
-        name = uri.removeprefix(schemas.BASE_URI).removesuffix(".schema.json")
-        return schemas.load_schema(name)
-
-    root = load_schema()
-    compiled = fastjsonschema.compile({"$id": root["$id"], "$defs": root["$defs"], "$ref": f"#/$defs/{definition}"},
-                                      handlers={"https": shipped})
-    error = fastjsonschema.JsonSchemaException
-
-    def check(instance: Any) -> bool:
-        try:
-            compiled(instance)
-        except error:
-            return False
-        return True
-
-    return check
+    return schemas.fast_check("protocol", definition)
 
 
 def _schema_problem(instance: Any, definition: str) -> str | None:

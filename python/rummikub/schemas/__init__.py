@@ -16,9 +16,10 @@ import functools
 import importlib
 import json
 from importlib import resources
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["BASE_URI", "schema_names", "load_schema", "registry", "validator"]
+__all__ = ["BASE_URI", "schema_names", "load_schema", "registry", "validator", "fast_check"]
 
 BASE_URI = "https://rummikub.invalid/schemas/"
 """The base of every schema's ``$id``."""
@@ -64,3 +65,37 @@ def validator(name: str) -> Any:
     schema = load_schema(name)
     cls.check_schema(schema)
     return cls(schema, registry=registry())
+
+
+@functools.lru_cache(maxsize=None)
+def fast_check(name: str, definition: str) -> Callable[[Any], bool] | None:
+    """A compiled ``fastjsonschema`` yes/no check of ``$defs/<definition>`` of the schema called ``name``
+    (tens of times faster than ``jsonschema`` on valid data), or None when fastjsonschema is not installed.
+    fastjsonschema implements draft-07, whose meaning of every keyword these schemas use is the same as draft
+    2020-12's; ``jsonschema`` stays the reference and words every error.
+
+    >>> check = fast_check("protocol", "request")
+    >>> check is None or (check({"id": 1, "op": "nope"}) is False)
+    True
+    """
+    try:
+        fastjsonschema = importlib.import_module("fastjsonschema")
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+
+    def shipped(uri: str) -> Any:  # the other schemas, by their $id: never fetched
+        return load_schema(uri.removeprefix(BASE_URI).removesuffix(_SUFFIX))
+
+    root = load_schema(name)
+    compiled = fastjsonschema.compile({"$id": root["$id"], "$defs": root["$defs"], "$ref": f"#/$defs/{definition}"},
+                                      handlers={"https": shipped})
+    error = fastjsonschema.JsonSchemaException
+
+    def check(instance: Any) -> bool:
+        try:
+            compiled(instance)
+        except error:
+            return False
+        return True
+
+    return check
