@@ -1,7 +1,7 @@
 """Benchmark of the engine protocol (issue 16): a ``solve`` round trip through ``rummikub engine`` over real
 pipes against the in-process :func:`rummikub.solve` call on the same positions.
 
-Positions are the seeded classes of tests/positions.py (small: 20-29 table tiles, medium: 30-39, openings:
+Positions are the seeded classes of tests/helpers/positions.py (small: 20-29 table tiles, medium: 30-39, openings:
 empty table, not opened), written in the project's notation. For each position the benchmark times, each as
 the best of 3 calls:
 
@@ -33,7 +33,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -135,8 +134,8 @@ def _us(x: float) -> str:
 
 def _report() -> str:
     lines = ["# Protocol benchmarks", "",
-             f"`pytest benchmarks -k protocol` on {platform.machine()} / Python {platform.python_version()}, "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Microseconds per `solve` (each position: "
+             f"`pytest benchmarks -k protocol` on {platform.machine()} / Python {platform.python_version()}. "
+             f"Microseconds per `solve` (each position: "
              f"best of {REPEAT} calls). In-process: `solve(table_text, rack_text)` (the same notation as the "
              "request); parsed: `solve(Table, TileSet)`. Round trip: request line written to `rummikub engine`, "
              "answer line read back over pipes, the engine validating each request against the schema. "
