@@ -418,6 +418,131 @@ def _jokers_stay(before: Table, after: Table) -> bool:
     return True
 
 
+_STRIDE: int = _core.MAX_NUMBERS  # a tile's code is colour * _STRIDE + number - 1
+_JOKER_CODE: int = _core.JOKER
+
+
+def jokers_witness(before: Table, after: Table, played: Iterable[int], rules: RuleSet, *,
+                   opening: bool = False) -> bool:
+    """True when a quick greedy look finds one legal way to read the turn ``before -> after`` under the joker
+    rule (``replace`` or ``replace_from_rack``, see the comment above): a reading of the old table's jokers in
+    which each either stays (a joker of ``after`` stands for its tile in one of its homes, on a seat of its own)
+    or, unless ``opening``, is taken (its own real copy of the tile in one of its homes, the freed joker on a
+    joker place of ``after`` in a set holding enough rack tiles, the rack's copies counted once). ``played``
+    holds the codes of the rack tiles played, with repeats.
+
+    Every choice is made greedily, first fit, so False says nothing (the exhaustive :func:`_check_jokers`
+    decides); True is a witness, so it agrees with that check. Cost: O(jokers x sets of ``after``).
+    """
+    stride = _STRIDE
+    melds = after._melds
+    seats: dict[tuple[int, int], int] = {}  # (set, tile code) -> 1: a joker of after seated for that tile
+    joker_sets: list[int] = []  # the sets of after holding jokers
+    for i, m in enumerate(melds):
+        if m._info.jokers:
+            joker_sets.append(i)
+    if not joker_sets:
+        return False
+    seated = dict.fromkeys(joker_sets, 0)
+    replaced: set[tuple[int, int]] = set()  # (set, tile code) places of the real tiles that replace taken jokers
+    taken: list[tuple[int, int]] = []  # per taken joker: its replacing place (set, tile code)
+    sabra = rules.joker_retrieval == "replace_from_rack"
+    budget: dict[int, int] = {}  # the rack's real copies not yet counted
+    for code in played:
+        if code != _JOKER_CODE:
+            budget[code] = budget.get(code, 0) + 1
+
+    def stay(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
+        for i in joker_sets:
+            if (i, code) in seats:
+                continue
+            kind, c, first, length, slots, colours = melds[i]._key
+            if run:
+                last = first + length - 1
+                if kind or c != colour or not first <= number <= last or not slots >> (number - first) & 1:
+                    continue
+                if not ((low < number and first < number) or (number < high and number < last)):
+                    continue
+            elif not kind or first != number or colours >> colour & 1 or seated[i] >= melds[i]._info.jokers:
+                continue
+            seats[(i, code)] = 1
+            seated[i] += 1
+            return True
+        return False
+
+    def replace(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
+        if opening or (sabra and budget.get(code, 0) <= 0):
+            return False
+        for i, m in enumerate(melds):
+            if (i, code) in replaced:
+                continue
+            kind, c, first, length, slots, colours = m._key
+            if run:
+                last = first + length - 1
+                if kind or c != colour or not first <= number <= last or slots >> (number - first) & 1:
+                    continue
+                if not ((low < number and first < number) or (number < high and number < last)):
+                    continue
+            elif not kind or first != number or not colours >> colour & 1:
+                continue
+            replaced.add((i, code))
+            taken.append((i, code))
+            if sabra:
+                budget[code] -= 1
+            return True
+        return False
+
+    for m in before:
+        info = m._info
+        if not info.jokers:
+            continue
+        kind, colour, first, length, slots, colours = m._key
+        if not kind:
+            last = first + length - 1
+            for k in range(length):
+                if slots >> k & 1:
+                    n = first + k
+                    code = colour * stride + n - 1
+                    if not (stay(code, colour, n, first, last, True) or replace(code, colour, n, first, last, True)):
+                        return False
+            continue
+        free = [c for c in range(rules.colours) if not colours >> c & 1]  # this group's reading: distinct colours
+        for _ in range(info.jokers):
+            for c in free:
+                if stay(c * stride + first - 1, c, first, 0, 0, False):
+                    break
+            else:
+                for c in free:
+                    if replace(c * stride + first - 1, c, first, 0, 0, False):
+                        break
+                else:
+                    return False
+            free.remove(c)
+    if not taken:
+        return True
+    # the freed jokers: on the joker places left open, each of their sets holding r rack tiles (the rack's
+    # jokers on the open places that no freed joker takes count, and real tiles the rack's copies may be)
+    r = 2 if sabra else 1
+    open_places = {i: melds[i]._info.jokers - seated[i] for i in joker_sets if melds[i]._info.jokers > seated[i]}
+    for split in _freed_splits(open_places, len(taken)):
+        left = dict(budget)
+        for i, f in split.items():
+            have = open_places[i] - f
+            if sabra:
+                have += sum(1 for s, _ in taken if s == i)
+            for code in melds[i]._info.codes:
+                if have >= r:
+                    break
+                if left.get(code, 0) > 0 and (not sabra or (i, code) not in replaced):
+                    left[code] -= 1
+                    have += 1
+            if have < r:
+                break
+        else:
+            return True
+    return False
+
+
 def _taken_note(j: _OldJoker, before: Table, new: _NewTable) -> str:
     """'the joker standing for R9 moved to another set (J R10 R11), so it counts as taken'."""
     old = before[j.meld]
@@ -443,6 +568,8 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
     if after.tiles().jokers > limit:
         raise illegal(Reason.INVALID_SET, f"the table holds {after.tiles().jokers} jokers; these rules have "
                       f"{limit}")
+    if jokers_witness(before, after, core_of(played).codes(), rules, opening=opening):
+        return
     new = _NewTable(after)
     sabra = rules.joker_retrieval == "replace_from_rack"
     r = 2 if sabra else 1

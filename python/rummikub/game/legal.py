@@ -17,7 +17,7 @@ from typing import Any
 from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
 from ..action import Action, ActionKind
-from ..legality import check_meld, check_turn
+from ..legality import check_meld, check_turn, jokers_witness
 from ..meld import Table
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
@@ -72,7 +72,8 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
         return None
     if not opened and rules.opening_threshold > 0:
         return None
-    if rules.joker_retrieval != "free" and old.count(_JOKER) and not _jokers_stay_home(before, after):
+    if rules.joker_retrieval != "free" and old.count(_JOKER) and not _jokers_stay_home(before, after) and (
+            new.count(_JOKER) > rules.jokers or not jokers_witness(before, after, played.codes(), rules)):
         return None
     return of_core(played)
 
