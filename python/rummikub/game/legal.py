@@ -18,7 +18,7 @@ from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
 from ..action import Action, ActionKind
 from ..legality import check_meld, check_turn, jokers_witness
-from ..meld import Table
+from ..meld import Meld, Table
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
 from ..tiles import TileSet, core_of, of_core
@@ -29,52 +29,94 @@ __all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
 # --------------------------------------------------------------------------------------------------------------
 # The legality check of a committed turn, with a fast path for the common case.
 
-_VALID: dict[int, tuple[RuleSet, set[tuple[int, ...]]]] = {}  # by id(rules): meld keys found valid under them
+_VALID: dict[int, tuple[RuleSet, set[int]]] = {}  # by id(rules): the codes of the melds found valid under them
 _MAX_VALID = 1 << 14
 
 
-def _valid_keys(rules: RuleSet) -> set[tuple[int, ...]]:
-    """The meld keys found valid under ``rules`` so far (remembered by identity: a game keeps its RuleSet, and
-    the entry keeps it alive, so its id is not reused while cached)."""
+def _valid_codes(rules: RuleSet) -> set[int]:
+    """The codes (``Meld._info.code``, one int per distinct meld) of the melds found valid under ``rules`` so far
+    (remembered by identity: a game keeps its RuleSet, and the entry keeps it alive, so its id is not reused
+    while cached)."""
     hit = _VALID.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
     if len(_VALID) >= 64:
         _VALID.clear()
-    keys: set[tuple[int, ...]] = set()
-    _VALID[id(rules)] = (rules, keys)
-    return keys
+    codes: set[int] = set()
+    _VALID[id(rules)] = (rules, codes)
+    return codes
 
 
 def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> TileSet | None:
     """The rack tiles played when the turn ``before -> after`` is legal by a few multiset operations; None when
-    this cannot tell (a refusal, the opening rule, or a table joker whose set changed): then
-    :func:`~rummikub.legality.check_turn` decides. Whenever it answers, ``check_turn`` gives the same tiles.
+    this cannot tell (a refusal, an opening under ``extend_after_opening``, or a table joker whose set changed
+    in a way the quick look at the joker rule cannot settle): then :func:`~rummikub.legality.check_turn`
+    decides. Whenever it answers, ``check_turn`` gives the same tiles.
 
-    The common case: every set of ``after`` is valid, the table's tiles all stay, the tiles added are in the
-    rack (at least one), the player had opened (or the rules have no opening threshold), and every set that
-    held a table joker is still on the table unchanged (so each table joker stays where it was, standing for
-    the same tile), or the rules let jokers go freely.
+    The common case: every set of ``after`` is valid; the sets of ``before`` that are not in ``after`` lose no
+    tile (their tiles are all in the sets of ``after`` that are not in ``before``: the sets both hold cancel
+    out); the tiles added are in the rack (at least one); and either
+      * the player had opened (or the rules have no opening threshold), and each table joker of a changed set
+        stays or is taken by the rule (:func:`_jokers_stay_home`, else
+        :func:`~rummikub.legality.jokers_witness`), or the rules let jokers go freely; or
+      * the player opens without ``extend_after_opening``: no set of ``before`` changed, the new sets are
+        worth the threshold as the table shows them, and hold no joker unless ``joker_in_opening``.
     """
-    valid = _valid_keys(rules)
+    opening = not opened and rules.opening_threshold > 0
+    if opening and rules.extend_after_opening:
+        return None
+    valid = _valid_codes(rules)
+    left: dict[int, int] = {}  # after's melds by code, then those not matched by a meld of before
     for meld in after:
-        if meld._key not in valid:
+        code = meld._info.code
+        if code not in valid:
             if check_meld(meld, rules) is not None:
                 return None
             if len(valid) >= _MAX_VALID:
                 valid.clear()
-            valid.add(meld._key)
-    old, new, held = core_of(before.tiles()), core_of(after.tiles()), core_of(rack)
+            valid.add(code)
+        left[code] = left.get(code, 0) + 1
+    gone: list[Meld] = []  # before's melds not in after
+    for meld in before:
+        code = meld._info.code
+        k = left.get(code)
+        if k:
+            left[code] = k - 1
+        else:
+            gone.append(meld)
+    if opening and gone:
+        return None
+    added: list[Meld] = []  # after's melds not in before
+    new_codes: list[int] = []
+    for meld in after:
+        code = meld._info.code
+        k = left[code]
+        if k:
+            left[code] = k - 1
+            added.append(meld)
+            new_codes += meld._info.codes
+    old = _core.TileSet([c for meld in gone for c in meld._info.codes])
+    new = _core.TileSet(new_codes)
     if not new.contains(old):
         return None
     played = new.difference(old)
-    if not played.size() or not held.contains(played):
+    if not played.size() or not core_of(rack).contains(played):
         return None
-    if not opened and rules.opening_threshold > 0:
-        return None
-    if rules.joker_retrieval != "free" and old.count(_JOKER) and not _jokers_stay_home(before, after) and (
-            new.count(_JOKER) > rules.jokers or not jokers_witness(before, after, played.codes(), rules)):
-        return None
+    if opening:
+        if played.count(_JOKER) and not rules.joker_in_opening:
+            return None
+        total = 0
+        for meld in added:
+            total += meld._info.value
+        return of_core(played) if total >= rules.opening_threshold else None
+    if rules.joker_retrieval != "free" and any(meld._info.jokers for meld in gone):
+        # the jokers of the sets both tables hold stay in their own set; the others are looked at among the sets
+        # that changed (a witness there is one for the whole table)
+        changed, now = Table._wrap(tuple(gone)), Table._wrap(tuple(added))
+        if not _jokers_stay_home(changed, now) and (
+                sum(meld._info.jokers for meld in after) > rules.jokers
+                or not jokers_witness(changed, now, played.codes(), rules)):
+            return None
     return of_core(played)
 
 
