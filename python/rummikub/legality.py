@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -524,7 +524,8 @@ def jokers_witness(before: Table, after: Table, played: Iterable[int], rules: Ru
     # jokers on the open places that no freed joker takes count, and real tiles the rack's copies may be)
     r = 2 if sabra else 1
     open_places = {i: melds[i]._info.jokers - seated[i] for i in joker_sets if melds[i]._info.jokers > seated[i]}
-    for split in _freed_splits(open_places, len(taken)):
+    splits = [{i: 1} for i in open_places] if len(taken) == 1 else _freed_splits(open_places, len(taken))
+    for split in splits:
         left = dict(budget)
         for i, f in split.items():
             have = open_places[i] - f
@@ -576,10 +577,10 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
     played_real = _counts(t for t in played.tiles() if not t.is_joker)
     stage, error = -1, None
 
-    def fail(level: int, reason: Reason, message: str) -> None:
+    def fail(level: int, reason: Reason, message: Callable[[], str]) -> None:  # the message made only if kept
         nonlocal stage, error
         if level > stage:
-            stage, error = level, illegal(reason, message + " (docs/rules.md §8)")
+            stage, error = level, illegal(reason, message() + " (docs/rules.md §8)")
 
     for reading in _old_readings(before, rules.colours):
         for size in ([0] if opening else range(len(reading) + 1)):
@@ -590,7 +591,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                 if not seatings:
                     if opening:
                         lost = [j for j in staying if not new.stay_places(j)] or list(staying)
-                        fail(0, Reason.JOKER_RETRIEVED_BEFORE_OPENING,
+                        fail(0, Reason.JOKER_RETRIEVED_BEFORE_OPENING, lambda:
                              f"{_taken_note(lost[0], before, new)}; only a player who had opened before this turn "
                              "may take a joker from the table")
                     continue
@@ -599,27 +600,27 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                 # the replacing tiles, alone
                 missing = next((j for j in taken if j.tile not in new.holders), None)
                 if missing is not None:
-                    fail(1, Reason.JOKER_NOT_REPLACED,
+                    fail(1, Reason.JOKER_NOT_REPLACED, lambda:
                          f"{_taken_note(missing, before, new)}; a taken joker must be replaced by a real "
                          f"{missing.tile} in the set it left, and no {missing.tile} is on the table")
                     continue
                 elsewhere = next((j for j in taken if not new.replace_places(j)), None)
                 if elsewhere is not None:
                     where = " | ".join(str(new.melds[i]) for i in new.holders[elsewhere.tile])
-                    fail(2, Reason.JOKER_REPLACEMENT_ELSEWHERE,
+                    fail(2, Reason.JOKER_REPLACEMENT_ELSEWHERE, lambda:
                          f"{_taken_note(elsewhere, before, new)}; the real {elsewhere.tile} that replaces it must "
                          f"take its place, in the set it left (or the set that continues it), but the "
                          f"{elsewhere.tile} on the table is in {where}")
                     continue
                 if not _replacements_fit(new, taken, None):  # two taken jokers, one replacing copy
                     shared = _fmt(sorted({j.tile for j in taken}))
-                    fail(2, Reason.JOKER_NOT_REPLACED,
+                    fail(2, Reason.JOKER_NOT_REPLACED, lambda:
                          f"{_taken_note(taken[0], before, new)}; each taken joker ({shared}) needs its own real "
                          "tile in the set it left, and there are fewer such tiles than taken jokers")
                     continue
                 if sabra and not _replacements_fit(new, taken, played_real):
                     j = taken[0]
-                    fail(3, Reason.JOKER_REPLACEMENT_NOT_FROM_RACK,
+                    fail(3, Reason.JOKER_REPLACEMENT_NOT_FROM_RACK, lambda:
                          f"{_taken_note(j, before, new)}; the {j.tile} that replaces it in the set it left must "
                          "come from the rack under joker_retrieval=replace_from_rack, and none does")
                     continue
@@ -630,7 +631,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                         demands = {i: max(0, r - (open_places[i] - f)) for i, f in freed.items()}
                         if _freed_fit(new, taken, demands, played_real, sabra):
                             return
-                fail(4, Reason.FREED_JOKER_WITHOUT_RACK_TILES,
+                fail(4, Reason.FREED_JOKER_WITHOUT_RACK_TILES, lambda:
                      f"{_taken_note(taken[0], before, new)}; a taken joker must be played this turn in a set "
                      f"holding at least {r} tile{'s' if r > 1 else ''} from the rack, and no set with a joker in "
                      f"{after} does" + (" (a rack tile that replaces a joker counts only where it replaces it)"

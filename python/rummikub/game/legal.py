@@ -110,12 +110,12 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
             total += meld._info.value
         return of_core(played) if total >= rules.opening_threshold else None
     if rules.joker_retrieval != "free" and any(meld._info.jokers for meld in gone):
-        # the jokers of the sets both tables hold stay in their own set; the others are looked at among the sets
-        # that changed (a witness there is one for the whole table)
-        changed, now = Table._wrap(tuple(gone)), Table._wrap(tuple(added))
-        if not _jokers_stay_home(changed, now) and (
+        # the jokers of the sets both tables hold stay in their own set, so the sets that changed decide whether
+        # all stay; a joker taken may be replaced by a tile of a set that did not change, so the witness looks
+        # at the whole tables
+        if not _jokers_stay_home(Table._wrap(tuple(gone)), Table._wrap(tuple(added))) and (
                 sum(meld._info.jokers for meld in after) > rules.jokers
-                or not jokers_witness(changed, now, played.codes(), rules)):
+                or not jokers_witness(before, after, played.codes(), rules)):
             return None
     return of_core(played)
 
