@@ -18,7 +18,7 @@ from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
 from ..action import Action, ActionKind
 from ..legality import check_meld, check_turn, jokers_witness
-from ..meld import Meld, Table
+from ..meld import Meld, Table, search_codes
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
 from ..tiles import TileSet, core_of, of_core
@@ -66,35 +66,20 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
     if opening and rules.extend_after_opening:
         return None
     valid = _valid_codes(rules)
-    left: dict[int, int] = {}  # after's melds by code, then those not matched by a meld of before
-    for meld in after:
-        code = meld._info.code
-        if code not in valid:
-            if check_meld(meld, rules) is not None:
-                return None
-            if len(valid) >= _MAX_VALID:
-                valid.clear()
-            valid.add(code)
-        left[code] = left.get(code, 0) + 1
-    gone: list[Meld] = []  # before's melds not in after
-    for meld in before:
-        code = meld._info.code
-        k = left.get(code)
-        if k:
-            left[code] = k - 1
-        else:
-            gone.append(meld)
+    after_codes = search_codes(after)
+    if not valid.issuperset(after_codes):
+        for meld in after:
+            code = meld._info.code
+            if code not in valid:
+                if check_meld(meld, rules) is not None:
+                    return None
+                if len(valid) >= _MAX_VALID:
+                    valid.clear()
+                valid.add(code)
+    gone, added = _changed(before, after, after_codes)
     if opening and gone:
         return None
-    added: list[Meld] = []  # after's melds not in before
-    new_codes: list[int] = []
-    for meld in after:
-        code = meld._info.code
-        k = left[code]
-        if k:
-            left[code] = k - 1
-            added.append(meld)
-            new_codes += meld._info.codes
+    new_codes = [c for meld in added for c in meld._info.codes]
     old = _core.TileSet([c for meld in gone for c in meld._info.codes])
     new = _core.TileSet(new_codes)
     if not new.contains(old):
@@ -118,6 +103,35 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
                 or not jokers_witness(before, after, played.codes(), rules)):
             return None
     return of_core(played)
+
+
+def _changed(before: Table, after: Table, after_codes: tuple[int, ...]) -> tuple[list[Meld], list[Meld]]:
+    """The sets of ``before`` that ``after`` does not hold, and those of ``after`` that ``before`` does not
+    (counted with repeats), by the melds' codes."""
+    before_codes = search_codes(before)
+    old, new = set(before_codes), set(after_codes)
+    if len(old) == len(before_codes) and len(new) == len(after_codes):  # no set twice on either table
+        if old == new:
+            return [], []
+        return ([m for c, m in zip(before_codes, before._melds) if c not in new],
+                [m for c, m in zip(after_codes, after._melds) if c not in old])
+    left: dict[int, int] = {}  # after's melds by code, then those not matched by a meld of before
+    for code in after_codes:
+        left[code] = left.get(code, 0) + 1
+    gone: list[Meld] = []
+    for code, meld in zip(before_codes, before._melds):
+        k = left.get(code)
+        if k:
+            left[code] = k - 1
+        else:
+            gone.append(meld)
+    added: list[Meld] = []
+    for code, meld in zip(after_codes, after._melds):
+        k = left[code]
+        if k:
+            left[code] = k - 1
+            added.append(meld)
+    return gone, added
 
 
 def _jokers_stay_home(before: Table, after: Table) -> bool:
