@@ -11,8 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
@@ -21,7 +20,7 @@ from ..legality import check_meld, check_turn, jokers_witness
 from ..meld import Meld, Table, search_codes
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
-from ..tiles import TileSet, core_of, of_core
+from ..tiles import Colour, TileSet, core_of, of_core
 
 __all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
 
@@ -98,7 +97,7 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
         # the jokers of the sets both tables hold stay in their own set, so the sets that changed decide whether
         # all stay; a joker taken may be replaced by a tile of a set that did not change, so the witness looks
         # at the whole tables
-        if not _jokers_stay_home(Table._wrap(tuple(gone)), Table._wrap(tuple(added))) and (
+        if not _jokers_stay_home(gone, added) and (
                 sum(meld._info.jokers for meld in after) > rules.jokers
                 or not jokers_witness(before, after, played.codes(), rules)):
             return None
@@ -134,8 +133,9 @@ def _changed(before: Table, after: Table, after_codes: tuple[int, ...]) -> tuple
     return gone, added
 
 
-def _jokers_stay_home(before: Table, after: Table) -> bool:
-    """True when every joker of ``before`` plainly stays where it was on ``after`` (False: not known).
+def _jokers_stay_home(before: Iterable[Meld], after: Iterable[Meld]) -> bool:
+    """True when every joker of the sets ``before`` plainly stays where it was among the sets ``after`` (False:
+    not known); :func:`_fast_turn` passes the sets that changed (the jokers of a set both tables hold stay in it).
 
     Each joker of a run of ``before`` is matched with its own joker of ``after`` standing for the same tile in
     a run that still holds one of the joker's former neighbours' places (a number of the old run next to it);
@@ -151,7 +151,7 @@ def _jokers_stay_home(before: Table, after: Table) -> bool:
         if info.jokers:
             kind, colour, first, length, slots, colours = meld._key
             if kind:
-                groups.append((first, colours, _missing(info), info.jokers))
+                groups.append((first, colours, _ALL_COLOURS & ~colours, info.jokers))
             else:
                 i = 0
                 while slots:
@@ -168,7 +168,7 @@ def _jokers_stay_home(before: Table, after: Table) -> bool:
             kind, colour, first, length, slots, colours = meld._key
             if kind:
                 if groups:
-                    places.setdefault(first, []).append([colours, _missing(info), info.jokers, 0])
+                    places.setdefault(first, []).append([colours, _ALL_COLOURS & ~colours, info.jokers, 0])
             elif runs:
                 i = 0
                 while slots:
@@ -194,15 +194,7 @@ def _jokers_stay_home(before: Table, after: Table) -> bool:
     return True
 
 
-def _missing(info: Any) -> int:
-    """The colours a group's jokers may stand for, as a bit mask."""
-    mask = 0
-    for tile in info.candidates[0]:
-        mask |= 1 << tile._code // _STRIDE
-    return mask
-
-
-_STRIDE: int = _core.MAX_NUMBERS
+_ALL_COLOURS: int = (1 << len(Colour)) - 1  # the colours a group's jokers may stand for: those it does not hold
 
 
 def check_committed(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
