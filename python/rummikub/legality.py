@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -212,6 +212,13 @@ def _opening_value_cached(tiles: TileSet, rules: RuleSet) -> int:
 #     the two kinds lie in different sets, so no copy is used twice).
 # Each max flow is polynomial (augmenting paths: at most |jokers| + 2 * |freed sets| augmentations over a
 # graph with O(tiles of the new table) edges), so check_turn's joker check is O(table size) per turn.
+#
+# The common case first. Before that enumeration, jokers_witness tries one reading greedily (each old joker
+# stays on the first free seat of a home, else takes the first free place of a real copy of its tile in a home;
+# the freed jokers go where the rack's tiles, counted once, suffice): O(jokers x sets) work. When it finds a
+# way the turn is legal and nothing else is needed; when it does not, the enumeration above decides and words
+# the refusal, so verdicts and messages are those of the enumeration alone. The game's check_committed
+# (game/legal.py) uses the same witness on its fast path.
 
 
 _K = TypeVar("_K")
@@ -418,6 +425,132 @@ def _jokers_stay(before: Table, after: Table) -> bool:
     return True
 
 
+_STRIDE: int = _core.MAX_NUMBERS  # a tile's code is colour * _STRIDE + number - 1
+_JOKER_CODE: int = _core.JOKER
+
+
+def jokers_witness(before: Table, after: Table, played: Iterable[int], rules: RuleSet, *,
+                   opening: bool = False) -> bool:
+    """True when a quick greedy look finds one legal way to read the turn ``before -> after`` under the joker
+    rule (``replace`` or ``replace_from_rack``, see the comment above): a reading of the old table's jokers in
+    which each either stays (a joker of ``after`` stands for its tile in one of its homes, on a seat of its own)
+    or, unless ``opening``, is taken (its own real copy of the tile in one of its homes, the freed joker on a
+    joker place of ``after`` in a set holding enough rack tiles, the rack's copies counted once). ``played``
+    holds the codes of the rack tiles played, with repeats.
+
+    Every choice is made greedily, first fit, so False says nothing (the exhaustive :func:`_check_jokers`
+    decides); True is a witness, so it agrees with that check. Cost: O(jokers x sets of ``after``).
+    """
+    stride = _STRIDE
+    melds = after._melds
+    seats: dict[tuple[int, int], int] = {}  # (set, tile code) -> 1: a joker of after seated for that tile
+    joker_sets: list[int] = []  # the sets of after holding jokers
+    for i, m in enumerate(melds):
+        if m._info.jokers:
+            joker_sets.append(i)
+    if not joker_sets:
+        return False
+    seated = dict.fromkeys(joker_sets, 0)
+    replaced: set[tuple[int, int]] = set()  # (set, tile code) places of the real tiles that replace taken jokers
+    taken: list[tuple[int, int]] = []  # per taken joker: its replacing place (set, tile code)
+    sabra = rules.joker_retrieval == "replace_from_rack"
+    budget: dict[int, int] = {}  # the rack's real copies not yet counted
+    for code in played:
+        if code != _JOKER_CODE:
+            budget[code] = budget.get(code, 0) + 1
+
+    def stay(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
+        for i in joker_sets:
+            if (i, code) in seats:
+                continue
+            kind, c, first, length, slots, colours = melds[i]._key
+            if run:
+                last = first + length - 1
+                if kind or c != colour or not first <= number <= last or not slots >> (number - first) & 1:
+                    continue
+                if not ((low < number and first < number) or (number < high and number < last)):
+                    continue
+            elif not kind or first != number or colours >> colour & 1 or seated[i] >= melds[i]._info.jokers:
+                continue
+            seats[(i, code)] = 1
+            seated[i] += 1
+            return True
+        return False
+
+    def replace(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
+        if opening or (sabra and budget.get(code, 0) <= 0):
+            return False
+        for i, m in enumerate(melds):
+            if (i, code) in replaced:
+                continue
+            kind, c, first, length, slots, colours = m._key
+            if run:
+                last = first + length - 1
+                if kind or c != colour or not first <= number <= last or slots >> (number - first) & 1:
+                    continue
+                if not ((low < number and first < number) or (number < high and number < last)):
+                    continue
+            elif not kind or first != number or not colours >> colour & 1:
+                continue
+            replaced.add((i, code))
+            taken.append((i, code))
+            if sabra:
+                budget[code] -= 1
+            return True
+        return False
+
+    for m in before:
+        info = m._info
+        if not info.jokers:
+            continue
+        kind, colour, first, length, slots, colours = m._key
+        if not kind:
+            last = first + length - 1
+            for k in range(length):
+                if slots >> k & 1:
+                    n = first + k
+                    code = colour * stride + n - 1
+                    if not (stay(code, colour, n, first, last, True) or replace(code, colour, n, first, last, True)):
+                        return False
+            continue
+        free = [c for c in range(rules.colours) if not colours >> c & 1]  # this group's reading: distinct colours
+        for _ in range(info.jokers):
+            for c in free:
+                if stay(c * stride + first - 1, c, first, 0, 0, False):
+                    break
+            else:
+                for c in free:
+                    if replace(c * stride + first - 1, c, first, 0, 0, False):
+                        break
+                else:
+                    return False
+            free.remove(c)
+    if not taken:
+        return True
+    # the freed jokers: on the joker places left open, each of their sets holding r rack tiles (the rack's
+    # jokers on the open places that no freed joker takes count, and real tiles the rack's copies may be)
+    r = 2 if sabra else 1
+    open_places = {i: melds[i]._info.jokers - seated[i] for i in joker_sets if melds[i]._info.jokers > seated[i]}
+    splits = [{i: 1} for i in open_places] if len(taken) == 1 else _freed_splits(open_places, len(taken))
+    for split in splits:
+        left = dict(budget)
+        for i, f in split.items():
+            have = open_places[i] - f
+            if sabra:
+                have += sum(1 for s, _ in taken if s == i)
+            for code in melds[i]._info.codes:
+                if have >= r:
+                    break
+                if left.get(code, 0) > 0 and (not sabra or (i, code) not in replaced):
+                    left[code] -= 1
+                    have += 1
+            if have < r:
+                break
+        else:
+            return True
+    return False
+
+
 def _taken_note(j: _OldJoker, before: Table, new: _NewTable) -> str:
     """'the joker standing for R9 moved to another set (J R10 R11), so it counts as taken'."""
     old = before[j.meld]
@@ -443,16 +576,18 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
     if after.tiles().jokers > limit:
         raise illegal(Reason.INVALID_SET, f"the table holds {after.tiles().jokers} jokers; these rules have "
                       f"{limit}")
+    if jokers_witness(before, after, core_of(played).codes(), rules, opening=opening):
+        return
     new = _NewTable(after)
     sabra = rules.joker_retrieval == "replace_from_rack"
     r = 2 if sabra else 1
     played_real = _counts(t for t in played.tiles() if not t.is_joker)
     stage, error = -1, None
 
-    def fail(level: int, reason: Reason, message: str) -> None:
+    def fail(level: int, reason: Reason, message: Callable[[], str]) -> None:  # the message made only if kept
         nonlocal stage, error
         if level > stage:
-            stage, error = level, illegal(reason, message + " (docs/rules.md §8)")
+            stage, error = level, illegal(reason, message() + " (docs/rules.md §8)")
 
     for reading in _old_readings(before, rules.colours):
         for size in ([0] if opening else range(len(reading) + 1)):
@@ -463,7 +598,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                 if not seatings:
                     if opening:
                         lost = [j for j in staying if not new.stay_places(j)] or list(staying)
-                        fail(0, Reason.JOKER_RETRIEVED_BEFORE_OPENING,
+                        fail(0, Reason.JOKER_RETRIEVED_BEFORE_OPENING, lambda:
                              f"{_taken_note(lost[0], before, new)}; only a player who had opened before this turn "
                              "may take a joker from the table")
                     continue
@@ -472,27 +607,27 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                 # the replacing tiles, alone
                 missing = next((j for j in taken if j.tile not in new.holders), None)
                 if missing is not None:
-                    fail(1, Reason.JOKER_NOT_REPLACED,
+                    fail(1, Reason.JOKER_NOT_REPLACED, lambda:
                          f"{_taken_note(missing, before, new)}; a taken joker must be replaced by a real "
                          f"{missing.tile} in the set it left, and no {missing.tile} is on the table")
                     continue
                 elsewhere = next((j for j in taken if not new.replace_places(j)), None)
                 if elsewhere is not None:
                     where = " | ".join(str(new.melds[i]) for i in new.holders[elsewhere.tile])
-                    fail(2, Reason.JOKER_REPLACEMENT_ELSEWHERE,
+                    fail(2, Reason.JOKER_REPLACEMENT_ELSEWHERE, lambda:
                          f"{_taken_note(elsewhere, before, new)}; the real {elsewhere.tile} that replaces it must "
                          f"take its place, in the set it left (or the set that continues it), but the "
                          f"{elsewhere.tile} on the table is in {where}")
                     continue
                 if not _replacements_fit(new, taken, None):  # two taken jokers, one replacing copy
                     shared = _fmt(sorted({j.tile for j in taken}))
-                    fail(2, Reason.JOKER_NOT_REPLACED,
+                    fail(2, Reason.JOKER_NOT_REPLACED, lambda:
                          f"{_taken_note(taken[0], before, new)}; each taken joker ({shared}) needs its own real "
                          "tile in the set it left, and there are fewer such tiles than taken jokers")
                     continue
                 if sabra and not _replacements_fit(new, taken, played_real):
                     j = taken[0]
-                    fail(3, Reason.JOKER_REPLACEMENT_NOT_FROM_RACK,
+                    fail(3, Reason.JOKER_REPLACEMENT_NOT_FROM_RACK, lambda:
                          f"{_taken_note(j, before, new)}; the {j.tile} that replaces it in the set it left must "
                          "come from the rack under joker_retrieval=replace_from_rack, and none does")
                     continue
@@ -503,7 +638,7 @@ def _check_jokers(before: Table, after: Table, played: TileSet, rules: RuleSet, 
                         demands = {i: max(0, r - (open_places[i] - f)) for i, f in freed.items()}
                         if _freed_fit(new, taken, demands, played_real, sabra):
                             return
-                fail(4, Reason.FREED_JOKER_WITHOUT_RACK_TILES,
+                fail(4, Reason.FREED_JOKER_WITHOUT_RACK_TILES, lambda:
                      f"{_taken_note(taken[0], before, new)}; a taken joker must be played this turn in a set "
                      f"holding at least {r} tile{'s' if r > 1 else ''} from the rack, and no set with a joker in "
                      f"{after} does" + (" (a rack tile that replaces a joker counts only where it replaces it)"

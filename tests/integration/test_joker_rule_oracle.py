@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 
 import pytest
@@ -23,8 +24,9 @@ pytest.importorskip("scipy.optimize")
 
 from tests.helpers import oracle as O  # noqa: E402
 
-from rummikub import RuleSet, Table, TileSet  # noqa: E402
+from rummikub import RuleSet, Table, TileSet, legality  # noqa: E402
 from rummikub._errors import IllegalMoveError  # noqa: E402
+from rummikub.game.legal import check_committed  # noqa: E402
 from rummikub.legality import check_turn  # noqa: E402
 from rummikub.meld import Meld  # noqa: E402
 
@@ -285,3 +287,43 @@ def _oracle_halves_agree(seed: int) -> list[str]:
 def test_the_oracles_program_and_rechecker_agree(first: int, count: int) -> None:
     problems = [p for seed in range(first, first + count) for p in _oracle_halves_agree(seed)]
     assert not problems, "\n".join(problems[:10])
+
+
+def _verdict(check: Callable[..., TileSet], table: Table, rack: TileSet, after: Table, rules: RuleSet,
+             opened: bool) -> str:
+    try:
+        return f"legal: {check(table, rack, after, rules=rules, opened=opened)}"
+    except IllegalMoveError as exc:
+        return f"{exc.reason}: {exc}"
+
+
+def _exhaustive(table: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
+    """check_turn with its quick joker witness switched off: the exhaustive joker check decides alone."""
+    witness = legality.jokers_witness
+    legality.jokers_witness = lambda *args, **kwargs: False  # type: ignore[assignment]
+    try:
+        return check_turn(table, rack, after, rules=rules, opened=opened)
+    finally:
+        legality.jokers_witness = witness
+
+
+def test_quick_paths_give_the_exhaustive_verdicts() -> None:
+    """On the same tiny turns, check_turn (with its quick joker witness) and the game's check_committed (with its
+    fast path) give exactly the verdict and message of the exhaustive joker check; the witness settles most of
+    the legal turns that move a table joker."""
+    moved = witnessed = 0
+    for seed in range(FAST // 3):
+        made = position(seed)
+        if made is None:
+            continue
+        rules, table, rack, opened, afters = made
+        for after in afters:
+            full = _verdict(_exhaustive, table, rack, after, rules, opened)
+            assert _verdict(check_turn, table, rack, after, rules, opened) == full, (seed, str(after))
+            assert _verdict(check_committed, table, rack, after, rules, opened) == full, (seed, str(after))
+            if full.startswith("legal") and rules.joker_retrieval != "free" and table.joker_slots() and \
+                    sorted(m for m in table if m.jokers) != sorted(m for m in after if m.jokers):
+                moved += 1
+                witnessed += legality.jokers_witness(table, after, [t.code for t in after.tiles() - table.tiles()],
+                                                     rules, opening=not opened and rules.opening_threshold > 0)
+    assert moved > 100 and witnessed > moved * 3 // 4, (moved, witnessed)

@@ -1,7 +1,8 @@
 """The fast path of the committed turn's legality check (rummikub.game.legal) gives exactly the verdict of
-legality.check_turn: on the turns bots commit in seeded games and on many refused or rearranged variants of
-them (tables rearranged by ``arrange``, which moves jokers; tiles taken off the table; tiles not on the rack;
-the opening rule; nothing played), under every joker policy."""
+legality.check_turn, and check_turn's quick joker witness (legality.jokers_witness) exactly the verdict and
+message of its exhaustive joker check: on the turns bots commit in seeded games and on many refused or
+rearranged variants of them (tables rearranged by ``arrange``, which moves jokers; tiles taken off the table;
+tiles not on the rack; the opening rule; nothing played), under every joker policy."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 
 import pytest
 
-from rummikub import IllegalMoveError, RuleSet, Table, TileSet, arrange
+from rummikub import IllegalMoveError, RuleSet, Table, TileSet, arrange, legality
 from rummikub.bots import get_bot
 from rummikub.game import Game
 from rummikub.game.legal import _fast_turn, check_committed
@@ -22,13 +23,29 @@ def _verdict(fn: object, before: Table, rack: TileSet, after: Table, rules: Rule
     try:
         played = fn(before, rack, after, rules=rules, opened=opened)  # type: ignore[operator]
     except IllegalMoveError as exc:
-        return ("refused", exc.reason)
+        return ("refused", f"{exc.reason}: {exc}")
     return ("legal", str(played))
+
+
+def _exhaustive(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
+    """check_turn with its quick joker witness switched off: the exhaustive joker check decides alone."""
+    witness = legality.jokers_witness
+    legality.jokers_witness = lambda *args, **kwargs: False  # type: ignore[assignment]
+    try:
+        return check_turn(before, rack, after, rules=rules, opened=opened)
+    finally:
+        legality.jokers_witness = witness
+
+
+_PRESETS = {"classic": RuleSet.preset("classic"), "digital": RuleSet.preset("digital"),
+            "sabra": RuleSet.preset("sabra"), "pressman-2015": RuleSet.preset("pressman-2015"),
+            "large": RuleSet.preset("large"),
+            "classic+extend": RuleSet.preset("classic").replace(extend_after_opening=True, name="classic+extend")}
 
 
 def _committed_turns(preset: str, games: int) -> tuple[RuleSet, list[Turn]]:
     """(table before, rack, table after, opened) of every play committed in seeded 4-bot games."""
-    rules = RuleSet.preset(preset).replace(turn_seconds=None)
+    rules = _PRESETS[preset].replace(turn_seconds=None)
     turns: list[Turn] = []
     for g in range(games):
         game = Game.new(players=4, rules=rules, seed=100 + g, first_player=0)
@@ -63,14 +80,16 @@ def _variants(rules: RuleSet, turn: Turn, rng: random.Random) -> list[Turn]:
     return out
 
 
-@pytest.mark.parametrize("preset", ["classic", "digital", "sabra", "pressman-2015"])
+@pytest.mark.parametrize("preset", sorted(_PRESETS))
 def test_fast_path_gives_check_turns_verdict(preset: str) -> None:
     rules, turns = _committed_turns(preset, games=8)
     rng = random.Random(preset)
-    answered = legal = refused = 0
+    answered = legal = refused = witnessed = 0
     for turn in turns:
         for before, rack, after, opened in _variants(rules, turn, rng):
             full = _verdict(check_turn, before, rack, after, rules, opened)
+            assert _verdict(_exhaustive, before, rack, after, rules, opened) == full, \
+                (str(before), str(rack), str(after), opened)
             fast = _fast_turn(before, rack, after, rules, opened)
             if fast is not None:
                 answered += 1
@@ -78,9 +97,14 @@ def test_fast_path_gives_check_turns_verdict(preset: str) -> None:
             assert _verdict(check_committed, before, rack, after, rules, opened) == full
             legal += full[0] == "legal"
             refused += full[0] == "refused"
-    # the comparison covered both verdicts, and the fast path answered a good share of the legal turns
+            if rules.joker_retrieval != "free" and before.tiles() <= after.tiles():
+                witnessed += legality.jokers_witness(before, after, [t.code for t in after.tiles() - before.tiles()],
+                                                     rules, opening=not opened)
+    # the comparison covered both verdicts, the fast path answered most legal turns, and the witness (on the
+    # table as a whole, where check_turn calls it) found many
     assert refused > 300 and legal > 300
-    assert answered > legal // 3
+    assert answered > legal // 2
+    assert rules.joker_retrieval == "free" or witnessed > 50
 
 
 def test_fast_path_leaves_joker_moves_to_the_full_check() -> None:

@@ -11,17 +11,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
 from ..action import Action, ActionKind
-from ..legality import check_meld, check_turn
-from ..meld import Table
+from ..legality import check_meld, check_turn, jokers_witness
+from ..meld import Meld, Table, search_codes
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
-from ..tiles import TileSet, core_of, of_core
+from ..tiles import Colour, TileSet, core_of, of_core
 
 __all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
 
@@ -29,56 +28,114 @@ __all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
 # --------------------------------------------------------------------------------------------------------------
 # The legality check of a committed turn, with a fast path for the common case.
 
-_VALID: dict[int, tuple[RuleSet, set[tuple[int, ...]]]] = {}  # by id(rules): meld keys found valid under them
+_VALID: dict[int, tuple[RuleSet, set[int]]] = {}  # by id(rules): the codes of the melds found valid under them
 _MAX_VALID = 1 << 14
 
 
-def _valid_keys(rules: RuleSet) -> set[tuple[int, ...]]:
-    """The meld keys found valid under ``rules`` so far (remembered by identity: a game keeps its RuleSet, and
-    the entry keeps it alive, so its id is not reused while cached)."""
+def _valid_codes(rules: RuleSet) -> set[int]:
+    """The codes (``Meld._info.code``, one int per distinct meld) of the melds found valid under ``rules`` so far
+    (remembered by identity: a game keeps its RuleSet, and the entry keeps it alive, so its id is not reused
+    while cached)."""
     hit = _VALID.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
     if len(_VALID) >= 64:
         _VALID.clear()
-    keys: set[tuple[int, ...]] = set()
-    _VALID[id(rules)] = (rules, keys)
-    return keys
+    codes: set[int] = set()
+    _VALID[id(rules)] = (rules, codes)
+    return codes
 
 
 def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> TileSet | None:
     """The rack tiles played when the turn ``before -> after`` is legal by a few multiset operations; None when
-    this cannot tell (a refusal, the opening rule, or a table joker whose set changed): then
-    :func:`~rummikub.legality.check_turn` decides. Whenever it answers, ``check_turn`` gives the same tiles.
+    this cannot tell (a refusal, an opening under ``extend_after_opening``, or a table joker whose set changed
+    in a way the quick look at the joker rule cannot settle): then :func:`~rummikub.legality.check_turn`
+    decides. Whenever it answers, ``check_turn`` gives the same tiles.
 
-    The common case: every set of ``after`` is valid, the table's tiles all stay, the tiles added are in the
-    rack (at least one), the player had opened (or the rules have no opening threshold), and every set that
-    held a table joker is still on the table unchanged (so each table joker stays where it was, standing for
-    the same tile), or the rules let jokers go freely.
+    The common case: every set of ``after`` is valid; the sets of ``before`` that are not in ``after`` lose no
+    tile (their tiles are all in the sets of ``after`` that are not in ``before``: the sets both hold cancel
+    out); the tiles added are in the rack (at least one); and either
+      * the player had opened (or the rules have no opening threshold), and each table joker of a changed set
+        stays or is taken by the rule (:func:`_jokers_stay_home`, else
+        :func:`~rummikub.legality.jokers_witness`), or the rules let jokers go freely; or
+      * the player opens without ``extend_after_opening``: no set of ``before`` changed, the new sets are
+        worth the threshold as the table shows them, and hold no joker unless ``joker_in_opening``.
     """
-    valid = _valid_keys(rules)
-    for meld in after:
-        if meld._key not in valid:
-            if check_meld(meld, rules) is not None:
-                return None
-            if len(valid) >= _MAX_VALID:
-                valid.clear()
-            valid.add(meld._key)
-    old, new, held = core_of(before.tiles()), core_of(after.tiles()), core_of(rack)
+    opening = not opened and rules.opening_threshold > 0
+    if opening and rules.extend_after_opening:
+        return None
+    valid = _valid_codes(rules)
+    after_codes = search_codes(after)
+    if not valid.issuperset(after_codes):
+        for meld in after:
+            code = meld._info.code
+            if code not in valid:
+                if check_meld(meld, rules) is not None:
+                    return None
+                if len(valid) >= _MAX_VALID:
+                    valid.clear()
+                valid.add(code)
+    gone, added = _changed(before, after, after_codes)
+    if opening and gone:
+        return None
+    new_codes = [c for meld in added for c in meld._info.codes]
+    old = _core.TileSet([c for meld in gone for c in meld._info.codes])
+    new = _core.TileSet(new_codes)
     if not new.contains(old):
         return None
     played = new.difference(old)
-    if not played.size() or not held.contains(played):
+    if not played.size() or not core_of(rack).contains(played):
         return None
-    if not opened and rules.opening_threshold > 0:
-        return None
-    if rules.joker_retrieval != "free" and old.count(_JOKER) and not _jokers_stay_home(before, after):
-        return None
+    if opening:
+        if played.count(_JOKER) and not rules.joker_in_opening:
+            return None
+        total = 0
+        for meld in added:
+            total += meld._info.value
+        return of_core(played) if total >= rules.opening_threshold else None
+    if rules.joker_retrieval != "free" and any(meld._info.jokers for meld in gone):
+        # the jokers of the sets both tables hold stay in their own set, so the sets that changed decide whether
+        # all stay; a joker taken may be replaced by a tile of a set that did not change, so the witness looks
+        # at the whole tables
+        if not _jokers_stay_home(gone, added) and (
+                sum(meld._info.jokers for meld in after) > rules.jokers
+                or not jokers_witness(before, after, played.codes(), rules)):
+            return None
     return of_core(played)
 
 
-def _jokers_stay_home(before: Table, after: Table) -> bool:
-    """True when every joker of ``before`` plainly stays where it was on ``after`` (False: not known).
+def _changed(before: Table, after: Table, after_codes: tuple[int, ...]) -> tuple[list[Meld], list[Meld]]:
+    """The sets of ``before`` that ``after`` does not hold, and those of ``after`` that ``before`` does not
+    (counted with repeats), by the melds' codes."""
+    before_codes = search_codes(before)
+    old, new = set(before_codes), set(after_codes)
+    if len(old) == len(before_codes) and len(new) == len(after_codes):  # no set twice on either table
+        if old == new:
+            return [], []
+        return ([m for c, m in zip(before_codes, before._melds) if c not in new],
+                [m for c, m in zip(after_codes, after._melds) if c not in old])
+    left: dict[int, int] = {}  # after's melds by code, then those not matched by a meld of before
+    for code in after_codes:
+        left[code] = left.get(code, 0) + 1
+    gone: list[Meld] = []
+    for code, meld in zip(before_codes, before._melds):
+        k = left.get(code)
+        if k:
+            left[code] = k - 1
+        else:
+            gone.append(meld)
+    added: list[Meld] = []
+    for code, meld in zip(after_codes, after._melds):
+        k = left[code]
+        if k:
+            left[code] = k - 1
+            added.append(meld)
+    return gone, added
+
+
+def _jokers_stay_home(before: Iterable[Meld], after: Iterable[Meld]) -> bool:
+    """True when every joker of the sets ``before`` plainly stays where it was among the sets ``after`` (False:
+    not known); :func:`_fast_turn` passes the sets that changed (the jokers of a set both tables hold stay in it).
 
     Each joker of a run of ``before`` is matched with its own joker of ``after`` standing for the same tile in
     a run that still holds one of the joker's former neighbours' places (a number of the old run next to it);
@@ -94,7 +151,7 @@ def _jokers_stay_home(before: Table, after: Table) -> bool:
         if info.jokers:
             kind, colour, first, length, slots, colours = meld._key
             if kind:
-                groups.append((first, colours, _missing(info), info.jokers))
+                groups.append((first, colours, _ALL_COLOURS & ~colours, info.jokers))
             else:
                 i = 0
                 while slots:
@@ -111,7 +168,7 @@ def _jokers_stay_home(before: Table, after: Table) -> bool:
             kind, colour, first, length, slots, colours = meld._key
             if kind:
                 if groups:
-                    places.setdefault(first, []).append([colours, _missing(info), info.jokers, 0])
+                    places.setdefault(first, []).append([colours, _ALL_COLOURS & ~colours, info.jokers, 0])
             elif runs:
                 i = 0
                 while slots:
@@ -137,15 +194,7 @@ def _jokers_stay_home(before: Table, after: Table) -> bool:
     return True
 
 
-def _missing(info: Any) -> int:
-    """The colours a group's jokers may stand for, as a bit mask."""
-    mask = 0
-    for tile in info.candidates[0]:
-        mask |= 1 << tile._code // _STRIDE
-    return mask
-
-
-_STRIDE: int = _core.MAX_NUMBERS
+_ALL_COLOURS: int = (1 << len(Colour)) - 1  # the colours a group's jokers may stand for: those it does not hold
 
 
 def check_committed(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
