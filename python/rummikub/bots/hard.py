@@ -203,7 +203,13 @@ class HardBot(Bot):
 
         A charge only lowers a score, so a candidate is searched only while it can still beat the best charged
         candidate so far (ties: the earlier candidate wins). One that cannot keeps an upper bound of its score:
-        its static score when it is not searched at all, or its charge so far when it stops part way."""
+        its static score when it is not searched at all, or its charge so far when it stops part way.
+
+        The samples are drawn before any search, and a candidate's full charge does not depend on the order its
+        samples are searched in, so each candidate searches first the samples that went out on the candidates
+        before it (their tables differ by a few tiles: those are the likeliest to go out again and stop it
+        early), cheapest first (the search states they took). Which candidates stop, and where, changes; the
+        best candidate and its charge do not."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
         pool = [code for code, count in enumerate(unseen.tolist()) for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
@@ -220,15 +226,25 @@ class HardBot(Bot):
         threat = self.weights.threat
         best: tuple[float, int, TileSet | None] | None = None
         out = list(top)
+        went_out = [0] * n  # per sample: how many candidates it went out on so far
+        work = [0] * n  # per sample: the search states it took so far
+        order = range(n)
+        arrange = _core.arrange
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
             table = base if p is None else base.sum(core_of(p))
             outs = 0
-            for rack in hidden:  # sample by sample: a candidate charged below the best stops early
-                outs += _core.arrange(table.sum(rack), params).table is not None
-                if best is not None and score - threat * (outs / n) < best[0]:
-                    break
+            if k:
+                order = sorted(range(n), key=lambda j: (-went_out[j], work[j]))
+            for j in order:  # sample by sample: a candidate charged below the best stops early
+                found = arrange(table.sum(hidden[j]), params)
+                work[j] += found.stats.states
+                if found.table is not None:
+                    outs += 1
+                    went_out[j] += 1
+                    if best is not None and score - threat * (outs / n) < best[0]:
+                        break
             out[k] = charged = (score - threat * (outs / n), i, p)
             if best is None or (charged[0], -charged[1]) > (best[0], -best[1]):
                 best = charged
