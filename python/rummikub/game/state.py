@@ -89,14 +89,9 @@ class Game:
         self._outcome: Outcome | None = None
         self._clock: Clock = clock if clock is not None else default_clock
         self._deadline: float | None = None
-        self._header: dict[str, Any] = {
-            "rules": rules.to_dict(),
-            "players": n,
-            "seed": seed,
-            "first_player": {"method": first_method, "player": first_player,
-                             "draws": [[[p, str(t)] for p, t in rnd] for rnd in first_draws]},
-            "deal": {"racks": [str(r) for r in self._racks], "pool": " ".join(map(str, pool))},
-        }
+        # the record's header, written when first read (a game played to the end by bots never needs it)
+        self._header_dict: dict[str, Any] | None = None
+        self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
         self._check_tile_count()
         self._start_turn(None)
 
@@ -126,7 +121,7 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         rng = random.Random(seed)
-        full = list(TileSet.full(base))
+        full = list(_full_tiles(base))
         draws: list[list[tuple[int, Tile]]] = []
         if first_player is None:
             first, draws = _draw_for_first(rng, full, players)
@@ -134,10 +129,11 @@ class Game:
         else:
             first, method = first_player, "given"
         deck = list(full)
-        rng.shuffle(deck)
+        _shuffle(rng, deck)
         racks = []
-        for i in range(players):
-            racks.append(TileSet(deck[i * base.rack_size:(i + 1) * base.rack_size]))
+        size = base.rack_size
+        for i in range(players):  # tiles of the set: no check needed
+            racks.append(of_core(_core.TileSet([t._code for t in deck[i * size:(i + 1) * size]])))
         pool = deck[players * base.rack_size:]
         order = [(first + i) % players for i in range(players)]
         dealt = [TileSet()] * players
@@ -171,6 +167,23 @@ class Game:
             raise InvalidRecordError(f"the pool: {exc}", "notation") from None
         return cls(rules, rack_sets, pool_tiles, first_player, clock=clock)
 
+    @property
+    def _header(self) -> dict[str, Any]:
+        """The record's header (rules, players, seed, the draw for first player, the deal): made once, never
+        changed (copies go out)."""
+        header = self._header_dict
+        if header is None:
+            racks, pool, method, draws = self._deal
+            header = self._header_dict = {
+                "rules": self.rules.to_dict(),
+                "players": self.players,
+                "seed": self.seed,
+                "first_player": {"method": method, "player": self._first,
+                                 "draws": [[[p, str(t)] for p, t in rnd] for rnd in draws]},
+                "deal": {"racks": [str(r) for r in racks], "pool": " ".join(map(str, pool))},
+            }
+        return header
+
     def _check_tile_count(self) -> None:
         everything = TileSet(self._pool)
         for r in self._racks:
@@ -198,7 +211,6 @@ class Game:
         out._opened = list(self._opened)
         out._events = list(self._events)  # the events themselves are never mutated
         out._public_events = {}
-        out._header = json.loads(json.dumps(self._header))
         out._draft = None if self._draft is None else self._draft._copy(out)
         return out
 
@@ -647,6 +659,36 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
         else:
             out.append(meld.tiles)
     return tuple(out) if changed else None
+
+
+_FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
+
+
+def _full_tiles(rules: RuleSet) -> tuple[Tile, ...]:
+    """Every tile of the rules' set in canonical order (``list(TileSet.full(rules))``), made once per set."""
+    key = (rules.numbers, rules.colours, rules.copies, rules.jokers)
+    tiles = _FULL_TILES.get(key)
+    if tiles is None:
+        tiles = _FULL_TILES[key] = tuple(TileSet.full(rules))
+    return tiles
+
+
+def _shuffle(rng: random.Random, x: list[Tile]) -> None:
+    """``rng.shuffle(x)``, spelled out: the same swaps from the same random bits (Fisher-Yates, each index
+    drawn by rejection from ``getrandbits``, as CPython's ``Random.shuffle`` does), in a third of the time.
+
+    >>> a, b = list(range(106)), list(range(106))
+    >>> random.Random(7).shuffle(a); _shuffle(random.Random(7), b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
