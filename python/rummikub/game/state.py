@@ -93,6 +93,7 @@ class Game:
         self._header_dict: dict[str, Any] | None = None
         self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
         self._check_tile_count()
+        self._sizes = [r._s.size() for r in self._racks]  # each rack's size, kept with the racks
         self._start_turn(None)
 
     # ---- construction --------------------------------------------------------------------------------------
@@ -207,6 +208,7 @@ class Game:
         out = object.__new__(Game)
         out.__dict__.update(self.__dict__)
         out._racks = list(self._racks)
+        out._sizes = list(self._sizes)
         out._pool = list(self._pool)
         out._opened = list(self._opened)
         out._events = list(self._events)  # the events themselves are never mutated
@@ -324,7 +326,7 @@ class Game:
 
     def rack_sizes(self) -> tuple[int, ...]:
         """How many tiles each player holds."""
-        return tuple([int(r._s.size()) for r in self._racks])
+        return tuple(self._sizes)
 
     def opened(self, player: int) -> bool:
         """True when ``player`` has opened (or the rules have no opening threshold)."""
@@ -353,7 +355,7 @@ class Game:
         # events list only grows and the table and layout are never changed, so they stay this turn's.
         counts = self._counts
         if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
-            counts = self._counts = (self._turn, tuple([r._s.size() for r in self._racks]), tuple(self._opened))
+            counts = self._counts = (self._turn, tuple(self._sizes), tuple(self._opened))
         events = self._events
         out.__dict__.update(
             player=p, players=self.players, rules=self.rules, rack=None if p is None else self._racks[p],
@@ -485,13 +487,14 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
+        rack = self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
+        size = self._sizes[p] = rack._s.size()
         self._table = table
         self._layout = layout
         self._opened[p] = True
         self._passes = 0
         self._events.append(_PlayEvent(p, table, layout, played, cause))
-        if not self._racks[p]:
+        if not size:
             self._finish(p)
         else:
             self._next(now)
@@ -505,8 +508,9 @@ class Game:
         pool = self._pool
         drawn = [pool.pop() for _ in range(min(count, len(pool)))]
         self._racks[p] = of_core(self._racks[p]._s.sum(_core.TileSet([t._code for t in drawn])))
+        self._sizes[p] += len(drawn)
         self._passes = 0
-        self._events.append({"type": "draw", "player": p, "tiles": tuple([str(t) for t in drawn]), "cause": cause})
+        self._events.append({"type": "draw", "player": p, "tiles": tuple(map(str, drawn)), "cause": cause})
         self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
