@@ -342,8 +342,9 @@ class Game:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (see :class:`PlayerView`): a snapshot."""
-        p = self._player(player)
-        return self._view(p)
+        if type(player) is int and 0 <= player < self.players:  # the common case, checked as _player does
+            return self._view(player)
+        return self._view(self._player(player))
 
     def spectator_view(self) -> PlayerView:
         """What everybody sees: no rack, no drawn tiles (``player`` None)."""
@@ -408,7 +409,8 @@ class Game:
         """Checks that an action may be made now; returns the clock's time."""
         if self._outcome is not None:
             raise illegal(Reason.GAME_OVER, "the game is over")
-        if player is not None and self._player(player) != self._current:
+        if player is not None and (type(player) is not int or player != self._current) and \
+                self._player(player) != self._current:
             raise illegal(Reason.NOT_YOUR_TURN, f"it is player {self._current}'s turn, not player {player}'s")
         now = self._clock()
         if self._deadline is not None and now >= self._deadline:
