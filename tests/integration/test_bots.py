@@ -14,12 +14,12 @@ from collections import Counter
 
 import pytest
 
-from rummikub import Action, ActionKind, Game, PlayerView, RuleSet, RummikubError, Table, TileSet, check_turn
+from rummikub import Action, ActionKind, Game, PlayerView, RuleSet, RummikubError, Table, Tile, TileSet, check_turn
 from rummikub.bots import BOTS, Bot, fallback, get_bot, register_bot
 from rummikub.bots.easy import EasyBot
 from rummikub.bots.hard import HardBot, HardWeights
 from rummikub.bots.medium import MediumBot
-from rummikub.search import solve
+from rummikub.search import arrange, solve
 
 PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
 GAMES = int(os.environ.get("RUMMIKUB_BOT_GAMES", "2"))
@@ -215,6 +215,46 @@ def test_hard_charges_threats() -> None:
     # An opponent with many tiles is no threat: no sampling, the play stands.
     relaxed = _view("K1 K2 K3", "K4 B1", sizes=(2, 6), pool=4, rules=rules)
     assert careful.choose(relaxed) == Action.play("K1 K2 K3 K4")
+
+
+class _FullyChargedHardBot(HardBot):
+    """The hard bot charging every candidate with every sample (no early stop), from the same samples: the
+    reference that the pruned charge must agree with."""
+
+    def _charge_threats(self, view, top, threats, unseen):  # type: ignore[no-untyped-def]
+        pool = [code for code, count in enumerate(unseen) for _ in range(count)]
+        per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
+        hidden = [TileSet([Tile.from_code(c) for c in self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))])
+                  for q in threats for _ in range(per)]
+        self.charged += 1
+        out = []
+        for score, i, p in top:
+            table = view.table.tiles() if p is None else view.table.tiles() | p
+            outs = sum(arrange(table | rack, view.rules) is not None for rack in hidden)
+            out.append((score - self.weights.threat * (outs / len(hidden)), i, p))
+        return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "sabra"])
+def test_hard_threat_pruning_keeps_every_choice(preset: str) -> None:
+    """The hard bot searches a candidate's threat samples only while the candidate can still win, the likeliest
+    to go out first: every choice equals the choice with every candidate charged with every sample."""
+    rules = RuleSet.preset(preset)
+    charged = 0
+    for seed in range(3):
+        game = Game.new(players=4, rules=rules, seed=seed, clock=_frozen)
+        pruned = [HardBot(seed=seed * 10 + i) for i in range(4)]
+        full = [_FullyChargedHardBot(seed=seed * 10 + i) for i in range(4)]
+        for bot in full:
+            bot.charged = 0  # type: ignore[attr-defined]
+        while not game.is_over:
+            p = game.current_player
+            view = game.view(p)
+            turn = pruned[p].choose(view)
+            assert turn == full[p].choose(view), f"turn {game.turn}"
+            game.apply(turn, p)
+        charged += sum(bot.charged for bot in full)  # type: ignore[attr-defined]
+    assert charged >= 10, charged  # the games did charge threats
 
 
 def test_fallback() -> None:

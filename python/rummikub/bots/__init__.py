@@ -68,7 +68,24 @@ class Bot(abc.ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's random generator, ``random.Random(seed)``, made on first use (seeding one costs more than
+        a medium bot's turn in the game loop, and some bots never draw from it); it may be replaced.
+
+        >>> get_bot("easy", seed=3).rng.random() == random.Random(3).random()
+        True
+        """
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self.seed)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     @abc.abstractmethod
     def choose(self, view: PlayerView) -> Action:

@@ -38,7 +38,8 @@ class EasyBot(Bot):
         opened = view.has_opened
         if opened:
             # A beginner does not see every combination: some tiles go unnoticed this turn.
-            seen = TileSet([t for t in rack if self.rng.random() >= self.overlook])
+            draw = self.rng.random
+            seen = TileSet([t for t in rack if draw() >= self.overlook])
         else:
             seen = rack
         if not seen:

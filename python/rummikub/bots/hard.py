@@ -26,11 +26,7 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
 
 from ..action import Action
 from ..game import PlayerView
@@ -125,13 +121,13 @@ class HardBot(Bot):
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
         seen = core_of(view.table.tiles()).sum(core_of(rack))
-        unseen = rules.params.full_set().difference(seen).to_counts().astype(np.int32)
+        unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
         partners = self._partners(rack, unseen, rules.numbers)
-        scored: list[tuple[float, int, TileSet | None]] = []
-        for i, tiles in enumerate(played):
-            scored.append((self._static(tiles, rack, partners, tile_weight), i, tiles))
+        static = self._static
+        scored: list[tuple[float, int, TileSet | None]] = [
+            (static(tiles, rack, partners, tile_weight), i, tiles) for i, tiles in enumerate(played)]
         if view.pool_size > 0:
-            scored.append((self._static(TileSet(), rack, partners, tile_weight) - self.weights.draw,
+            scored.append((static(TileSet(), rack, partners, tile_weight) - self.weights.draw,
                            len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
@@ -161,26 +157,22 @@ class HardBot(Bot):
     # ---- evaluation ------------------------------------------------------------------------------------
 
     @staticmethod
-    def _partners(rack: TileSet, unseen: npt.NDArray[np.int32], numbers: int) -> dict[int, float]:
+    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> dict[int, float]:
         """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
-        little (the chance to draw or pick them up)."""
+        little (the chance to draw or pick them up); ``unseen`` counts the unseen copies of each tile code.
+        The joker's code maps to 0.0 (it has no neighbours), so that every rack code has an entry."""
         counts: list[int] = rack.to_counts().tolist()  # Python ints: indexing numpy scalars cost the most here
-        seen_not: list[int] = unseen.tolist()
         out: dict[int, float] = {}
+        runs_of, groups_of = _neighbours(numbers)
         for code in sorted(set(core_of(rack).codes()) - {_JOKER}):
-            c, n = divmod(code, _STRIDE)  # n: the number minus 1
-            row = c * _STRIDE
             near = 0.0
             # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order
-            for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5)):
-                if 0 <= m < numbers:
-                    k = row + m
-                    near += w * ((1 if counts[k] else 0) + 0.1 * seen_not[k])
-            for oc in range(4):
-                if oc != c:
-                    k = oc * _STRIDE + n
-                    near += (1 if counts[k] else 0) + 0.1 * seen_not[k]
+            for k, w in runs_of[code]:
+                near += w * ((1 if counts[k] else 0) + 0.1 * unseen[k])
+            for k in groups_of[code]:  # the same number in the other colours
+                near += (1 if counts[k] else 0) + 0.1 * unseen[k]
             out[code] = min(1.0, near / 3.0)
+        out[_JOKER] = 0.0
         return out
 
     def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
@@ -190,22 +182,26 @@ class HardBot(Bot):
         kept = core_of(rack).difference(p)
         score = tile_weight * p.size() + w.value * p.value(0)
         score += w.joker * kept.count(_JOKER)
-        # the kept tiles' codes in canonical order (jokers last), summed in that order
-        get = partners.get
-        score += w.flex * sum([get(c, 0.0) for c in kept.codes() if c != _JOKER])
+        # the kept tiles' flexibility summed in canonical order (jokers last, adding 0.0: the same sum)
+        score += w.flex * sum(map(partners.__getitem__, kept.codes()))
         return score
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
-                        threats: list[int], unseen: npt.NDArray[np.int32]
-                        ) -> list[tuple[float, int, TileSet | None]]:
+                        threats: list[int], unseen: list[int]) -> list[tuple[float, int, TileSet | None]]:
         """Charges each candidate the sampled chance that a threatening opponent goes out on its table
         (``top`` comes best first by static score).
 
         A charge only lowers a score, so a candidate is searched only while it can still beat the best charged
         candidate so far (ties: the earlier candidate wins). One that cannot keeps an upper bound of its score:
-        its static score when it is not searched at all, or its charge so far when it stops part way."""
+        its static score when it is not searched at all, or its charge so far when it stops part way.
+
+        The samples are drawn before any search, and a candidate's full charge does not depend on the order its
+        samples are searched in, so each candidate searches first the samples that went out on the candidates
+        before it (their tables differ by a few tiles: those are the likeliest to go out again and stop it
+        early), cheapest first (the search states they took). Which candidates stop, and where, changes; the
+        best candidate and its charge do not."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
-        pool = [code for code, count in enumerate(unseen.tolist()) for _ in range(count)]
+        pool = [code for code, count in enumerate(unseen) if count for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         sample = self.rng.sample
         racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
@@ -220,15 +216,25 @@ class HardBot(Bot):
         threat = self.weights.threat
         best: tuple[float, int, TileSet | None] | None = None
         out = list(top)
+        went_out = [0] * n  # per sample: how many candidates it went out on so far
+        work = [0] * n  # per sample: the search states it took so far
+        order: list[int] = list(range(n))
+        arrange = _core.arrange
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
             table = base if p is None else base.sum(core_of(p))
             outs = 0
-            for rack in hidden:  # sample by sample: a candidate charged below the best stops early
-                outs += _core.arrange(table.sum(rack), params).table is not None
-                if best is not None and score - threat * (outs / n) < best[0]:
-                    break
+            if k:
+                order = sorted(range(n), key=lambda j: (-went_out[j], work[j]))
+            for j in order:  # sample by sample: a candidate charged below the best stops early
+                found = arrange(table.sum(hidden[j]), params)
+                work[j] += found.stats.states
+                if found.table is not None:
+                    outs += 1
+                    went_out[j] += 1
+                    if best is not None and score - threat * (outs / n) < best[0]:
+                        break
             out[k] = charged = (score - threat * (outs / n), i, p)
             if best is None or (charged[0], -charged[1]) > (best[0], -best[1]):
                 best = charged
@@ -247,6 +253,36 @@ def _sub_multisets(rack: TileSet) -> int:
     11
     """
     total = 1
-    for count in Counter(core_of(rack).codes()).values():
-        total *= count + 1
-    return total - 1
+    run = 0  # copies of the current code so far (the codes come sorted)
+    previous = -1
+    for code in core_of(rack).codes():
+        if code != previous:
+            total *= run + 1
+            previous, run = code, 0
+        run += 1
+    return total * (run + 1) - 1
+
+
+_NEIGHBOURS: dict[int, tuple[list[tuple[tuple[int, float], ...]], list[tuple[int, ...]]]] = {}
+
+
+def _neighbours(numbers: int) -> tuple[list[tuple[tuple[int, float], ...]], list[tuple[int, ...]]]:
+    """For each tile code (``colour * 16 + number - 1``) under ``numbers`` numbers: its run neighbours with
+    their weights (two and one below, one and two above: 0.5, 1, 1, 0.5, those that exist, in that order) and
+    its group neighbours (the same number in the other three colours), as :meth:`HardBot._partners` reads them.
+
+    >>> runs, groups = _neighbours(13)
+    >>> runs[0], groups[0]
+    (((1, 1.0), (2, 0.5)), (16, 32, 48))
+    """
+    found = _NEIGHBOURS.get(numbers)
+    if found is None:
+        runs: list[tuple[tuple[int, float], ...]] = []
+        groups: list[tuple[int, ...]] = []
+        for code in range(_JOKER):
+            c, n = divmod(code, _STRIDE)  # n: the number minus 1
+            runs.append(tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
+                              if 0 <= m < numbers))
+            groups.append(tuple(oc * _STRIDE + n for oc in range(4) if oc != c))
+        found = _NEIGHBOURS[numbers] = (runs, groups)
+    return found

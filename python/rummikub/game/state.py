@@ -89,15 +89,11 @@ class Game:
         self._outcome: Outcome | None = None
         self._clock: Clock = clock if clock is not None else default_clock
         self._deadline: float | None = None
-        self._header: dict[str, Any] = {
-            "rules": rules.to_dict(),
-            "players": n,
-            "seed": seed,
-            "first_player": {"method": first_method, "player": first_player,
-                             "draws": [[[p, str(t)] for p, t in rnd] for rnd in first_draws]},
-            "deal": {"racks": [str(r) for r in self._racks], "pool": " ".join(map(str, pool))},
-        }
+        # the record's header, written when first read (a game played to the end by bots never needs it)
+        self._header_dict: dict[str, Any] | None = None
+        self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
         self._check_tile_count()
+        self._sizes = [r._s.size() for r in self._racks]  # each rack's size, kept with the racks
         self._start_turn(None)
 
     # ---- construction --------------------------------------------------------------------------------------
@@ -126,7 +122,7 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         rng = random.Random(seed)
-        full = list(TileSet.full(base))
+        full = list(_full_tiles(base))
         draws: list[list[tuple[int, Tile]]] = []
         if first_player is None:
             first, draws = _draw_for_first(rng, full, players)
@@ -134,10 +130,11 @@ class Game:
         else:
             first, method = first_player, "given"
         deck = list(full)
-        rng.shuffle(deck)
+        _shuffle(rng, deck)
         racks = []
-        for i in range(players):
-            racks.append(TileSet(deck[i * base.rack_size:(i + 1) * base.rack_size]))
+        size = base.rack_size
+        for i in range(players):  # tiles of the set: no check needed
+            racks.append(of_core(_core.TileSet([t._code for t in deck[i * size:(i + 1) * size]])))
         pool = deck[players * base.rack_size:]
         order = [(first + i) % players for i in range(players)]
         dealt = [TileSet()] * players
@@ -171,6 +168,23 @@ class Game:
             raise InvalidRecordError(f"the pool: {exc}", "notation") from None
         return cls(rules, rack_sets, pool_tiles, first_player, clock=clock)
 
+    @property
+    def _header(self) -> dict[str, Any]:
+        """The record's header (rules, players, seed, the draw for first player, the deal): made once, never
+        changed (copies go out)."""
+        header = self._header_dict
+        if header is None:
+            racks, pool, method, draws = self._deal
+            header = self._header_dict = {
+                "rules": self.rules.to_dict(),
+                "players": self.players,
+                "seed": self.seed,
+                "first_player": {"method": method, "player": self._first,
+                                 "draws": [[[p, str(t)] for p, t in rnd] for rnd in draws]},
+                "deal": {"racks": [str(r) for r in racks], "pool": " ".join(map(str, pool))},
+            }
+        return header
+
     def _check_tile_count(self) -> None:
         everything = TileSet(self._pool)
         for r in self._racks:
@@ -194,11 +208,11 @@ class Game:
         out = object.__new__(Game)
         out.__dict__.update(self.__dict__)
         out._racks = list(self._racks)
+        out._sizes = list(self._sizes)
         out._pool = list(self._pool)
         out._opened = list(self._opened)
         out._events = list(self._events)  # the events themselves are never mutated
         out._public_events = {}
-        out._header = json.loads(json.dumps(self._header))
         out._draft = None if self._draft is None else self._draft._copy(out)
         return out
 
@@ -312,7 +326,7 @@ class Game:
 
     def rack_sizes(self) -> tuple[int, ...]:
         """How many tiles each player holds."""
-        return tuple([int(r._s.size()) for r in self._racks])
+        return tuple(self._sizes)
 
     def opened(self, player: int) -> bool:
         """True when ``player`` has opened (or the rules have no opening threshold)."""
@@ -328,8 +342,9 @@ class Game:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (see :class:`PlayerView`): a snapshot."""
-        p = self._player(player)
-        return self._view(p)
+        if type(player) is int and 0 <= player < self.players:  # the common case, checked as _player does
+            return self._view(player)
+        return self._view(self._player(player))
 
     def spectator_view(self) -> PlayerView:
         """What everybody sees: no rack, no drawn tiles (``player`` None)."""
@@ -341,7 +356,7 @@ class Game:
         # events list only grows and the table and layout are never changed, so they stay this turn's.
         counts = self._counts
         if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
-            counts = self._counts = (self._turn, tuple([r._s.size() for r in self._racks]), tuple(self._opened))
+            counts = self._counts = (self._turn, tuple(self._sizes), tuple(self._opened))
         events = self._events
         out.__dict__.update(
             player=p, players=self.players, rules=self.rules, rack=None if p is None else self._racks[p],
@@ -394,7 +409,8 @@ class Game:
         """Checks that an action may be made now; returns the clock's time."""
         if self._outcome is not None:
             raise illegal(Reason.GAME_OVER, "the game is over")
-        if player is not None and self._player(player) != self._current:
+        if player is not None and (type(player) is not int or player != self._current) and \
+                self._player(player) != self._current:
             raise illegal(Reason.NOT_YOUR_TURN, f"it is player {self._current}'s turn, not player {player}'s")
         now = self._clock()
         if self._deadline is not None and now >= self._deadline:
@@ -473,13 +489,14 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
+        rack = self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
+        size = self._sizes[p] = rack._s.size()
         self._table = table
         self._layout = layout
         self._opened[p] = True
         self._passes = 0
         self._events.append(_PlayEvent(p, table, layout, played, cause))
-        if not self._racks[p]:
+        if not size:
             self._finish(p)
         else:
             self._next(now)
@@ -493,8 +510,9 @@ class Game:
         pool = self._pool
         drawn = [pool.pop() for _ in range(min(count, len(pool)))]
         self._racks[p] = of_core(self._racks[p]._s.sum(_core.TileSet([t._code for t in drawn])))
+        self._sizes[p] += len(drawn)
         self._passes = 0
-        self._events.append({"type": "draw", "player": p, "tiles": tuple([str(t) for t in drawn]), "cause": cause})
+        self._events.append({"type": "draw", "player": p, "tiles": tuple(map(str, drawn)), "cause": cause})
         self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
@@ -647,6 +665,36 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
         else:
             out.append(meld.tiles)
     return tuple(out) if changed else None
+
+
+_FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
+
+
+def _full_tiles(rules: RuleSet) -> tuple[Tile, ...]:
+    """Every tile of the rules' set in canonical order (``list(TileSet.full(rules))``), made once per set."""
+    key = (rules.numbers, rules.colours, rules.copies, rules.jokers)
+    tiles = _FULL_TILES.get(key)
+    if tiles is None:
+        tiles = _FULL_TILES[key] = tuple(TileSet.full(rules))
+    return tiles
+
+
+def _shuffle(rng: random.Random, x: list[Tile]) -> None:
+    """``rng.shuffle(x)``, spelled out: the same swaps from the same random bits (Fisher-Yates, each index
+    drawn by rejection from ``getrandbits``, as CPython's ``Random.shuffle`` does), in a third of the time.
+
+    >>> a, b = list(range(106)), list(range(106))
+    >>> random.Random(7).shuffle(a); _shuffle(random.Random(7), b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
