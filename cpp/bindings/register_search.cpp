@@ -304,6 +304,16 @@ void bind_results(py::module_& m) {
       .def_property_readonly("play", [](const SolveOutcome& r) { return r.play; },
                              "The best play, or None when no rack tile can be played.")
       .def_property_readonly("stats", [](const SolveOutcome& r) { return r.stats; }, "The work counters of the search.")
+      // What rummikub.search builds a Play from, read in one call rather than one attribute read each.
+      .def(
+          "play_parts",
+          [](const SolveOutcome& r) {
+            using Parts = py::typing::Optional<py::typing::Tuple<TileSet, Codes, py::int_, SearchStats>>;
+            if (!r.play) return py::reinterpret_borrow<Parts>(py::none());
+            return py::reinterpret_steal<Parts>(
+                py::make_tuple(r.play->played, r.play->table, r.play->value, r.stats).release());
+          },
+          "The best play as (played, table, value, stats), or None when no rack tile can be played.")
       .def("__repr__", [](const SolveOutcome& r) {
         return std::string("<SolveResult ") + (r.play ? quoted(tiles_text(r.play->played)) : "no play") + ">";
       });

@@ -206,9 +206,16 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     core_rules = hit[1] if hit is not None and hit[0] is r else _search_rules(r)
     if opened is not True and opened is not False:
         _opened(opened)
-    found = _core.solve(search_codes(t), core_of(k), core_rules, opened, obj, limit)
-    play = found.play
-    return None if play is None else _play(play, found.stats)
+    parts = _core.solve(search_codes(t), core_of(k), core_rules, opened, obj, limit).play_parts()
+    if parts is None:
+        return None
+    out = _new(Play)  # filled as _play fills one
+    d = out.__dict__
+    d["tiles"] = of_core(parts[0])
+    d["table"] = table_of_codes(parts[1])
+    d["value"] = parts[2]
+    d["stats"] = parts[3]
+    return out
 
 
 class LegalPlays:
