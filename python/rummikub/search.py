@@ -166,9 +166,10 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None, *,
     >>> arrange(TileSet.parse("K1 K2")) is None
     True
     """
-    r = _rules(rules)
-    found = _core.arrange(core_of(_tiles(tiles, r, "tiles")), r.params, limit)
-    return None if found.table is None else table_of_codes(found.table)
+    r = _STANDARD if rules is None else rules if type(rules) is RuleSet else _rules(rules)  # (_rules, inline)
+    ts = tiles if type(tiles) is TileSet else _tiles(tiles, r, "tiles")
+    codes = _core.arrange(core_of(ts), r.params, limit).table
+    return None if codes is None else table_of_codes(codes)
 
 
 DEFAULT_SOLVE_LIMIT = 4_000_000
