@@ -109,6 +109,15 @@ Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, con
   return out;
 }
 
+// Returns an objective given as its number (Objective's value): an int converts at a fraction of a native enum's cost.
+Objective objective_of(int objective) {
+  if (objective < 0 || objective > static_cast<int>(Objective::Penalty)) {
+    raise_error(ErrorKind::Rummikub, "objective must be 0 (tiles), 1 (value) or 2 (penalty), got " +
+                                         std::to_string(objective));
+  }
+  return static_cast<Objective>(objective);
+}
+
 std::string where(const std::vector<Meld>& table, const TileSet& rack) {
   return "rack " + quoted(tiles_text(rack)) + " on table " + quoted(table_text(table));
 }
@@ -278,7 +287,7 @@ void bind_stats(py::module_& m) {
 
 void bind_results(py::module_& m) {
   py::class_<BoundPlay> play(m, "PlayResult", "One legal play as the core found it (made by the core only).");
-  play.def_readonly("played", &BoundPlay::played, "The rack tiles placed.")
+  play.def_property_readonly("played", [](const BoundPlay& p) { return p.played; }, "The rack tiles placed.")
       .def_readonly("table", &BoundPlay::table, "The whole new table, as meld codes (meld_of_code).")
       .def_readonly("key", &BoundPlay::key, "The objective's lexicographic key, packed (higher is better).")
       .def_readonly("tiles", &BoundPlay::tiles, "How many rack tiles the play places.")
@@ -289,8 +298,22 @@ void bind_results(py::module_& m) {
   forbid_python_new(play);
 
   py::class_<SolveOutcome> solved(m, "SolveResult", "What solve found: the best play (or None) and the work counters.");
-  solved.def_readonly("play", &SolveOutcome::play, "The best play, or None when no rack tile can be played.")
-      .def_readonly("stats", &SolveOutcome::stats, "The work counters of the search.")
+  // The results' parts are returned as copies: a reference into the result would cost a keep-alive (a weak
+  // reference) at each read.
+  solved
+      .def_property_readonly("play", [](const SolveOutcome& r) { return r.play; },
+                             "The best play, or None when no rack tile can be played.")
+      .def_property_readonly("stats", [](const SolveOutcome& r) { return r.stats; }, "The work counters of the search.")
+      // What rummikub.search builds a Play from, read in one call rather than one attribute read each.
+      .def(
+          "play_parts",
+          [](const SolveOutcome& r) {
+            using Parts = py::typing::Optional<py::typing::Tuple<TileSet, Codes, py::int_, SearchStats>>;
+            if (!r.play) return py::reinterpret_borrow<Parts>(py::none());
+            return py::reinterpret_steal<Parts>(
+                py::make_tuple(r.play->played, r.play->table, r.play->value, r.stats).release());
+          },
+          "The best play as (played, table, value, stats), or None when no rack tile can be played.")
       .def("__repr__", [](const SolveOutcome& r) {
         return std::string("<SolveResult ") + (r.play ? quoted(tiles_text(r.play->played)) : "no play") + ">";
       });
@@ -389,7 +412,8 @@ void register_search(py::module_& m) {
   m.def(
       "solve",
       [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
-         Objective objective, const Limit& limit) {
+         int objective_value, const Limit& limit) {
+        const Objective objective = objective_of(objective_value);
         const size_t node_limit = node_limit_of(limit);
         const Position pos = position_of(table_codes, rack, rules.p);
         PlayResult out;
@@ -403,9 +427,10 @@ void register_search(py::module_& m) {
         if (ok) result.play = bound_play(out);
         return result;
       },
-      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(), py::arg("objective"),
-      py::arg("limit") = py::none(),
-      "The best legal play onto a table given as meld codes; SearchLimitError past `limit` states in a run.");
+      py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(),
+      py::arg("objective").noconvert(), py::arg("limit") = py::none(),
+      "The best legal play onto a table given as meld codes, the objective as its number (Objective's value); "
+      "SearchLimitError past `limit` states in a run.");
 
   m.def(
       "all_plays",
@@ -440,8 +465,9 @@ void register_search(py::module_& m) {
   m.def(
       "solve_batch",
       [](const py::array_t<int64_t, py::array::c_style>& tables, const py::array_t<int64_t, py::array::c_style>& racks,
-         const SearchRules& rules, const py::array_t<bool, py::array::c_style>& opened, Objective objective,
+         const SearchRules& rules, const py::array_t<bool, py::array::c_style>& opened, int objective_value,
          const Limit& limit, int threads) {
+        const Objective objective = objective_of(objective_value);
         const size_t node_limit = node_limit_of(limit);
         if (threads < 1 || threads > 256) {
           raise_error(ErrorKind::Rummikub, "threads must be in 1..256, got " + std::to_string(threads));
@@ -524,7 +550,8 @@ void register_search(py::module_& m) {
         return out;
       },
       py::arg("tables").noconvert(), py::arg("racks").noconvert(), py::arg("rules"), py::arg("opened").noconvert(),
-      py::arg("objective"), py::arg("limit") = py::none(), py::arg("threads") = 1,
-      "Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`; table jokers "
+      py::arg("objective").noconvert(), py::arg("limit") = py::none(), py::arg("threads") = 1,
+      "Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`, the objective as "
+      "its number (Objective's value); table jokers "
       "count as free. `threads` workers share the batch (the answers do not depend on it).");
 }

@@ -220,6 +220,10 @@ class SolveResult:
     """
     def __repr__(self) -> str:
         ...
+    def play_parts(self) -> tuple[TileSet, tuple[int, ...], int, SearchStats] | None:
+        """
+        The best play as (played, table, value, stats), or None when no rack tile can be played.
+        """
     @property
     def play(self) -> PlayResult | None:
         """
@@ -337,13 +341,13 @@ def read_meld(codes: collections.abc.Sequence[typing.SupportsInt | typing.Suppor
     """
     Reads tile codes in order as a meld (jokers positional where the order allows); InvalidMeldError says why not.
     """
-def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: Objective, limit: int | None = None) -> SolveResult:
+def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: int, limit: int | None = None) -> SolveResult:
     """
-    The best legal play onto a table given as meld codes; SearchLimitError past `limit` states in a run.
+    The best legal play onto a table given as meld codes, the objective as its number (Objective's value); SearchLimitError past `limit` states in a run.
     """
-def solve_batch(tables: numpy.typing.NDArray[numpy.int64], racks: numpy.typing.NDArray[numpy.int64], rules: SearchRules, opened: numpy.typing.NDArray[numpy.bool], objective: Objective, limit: int | None = None, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> BatchResult:
+def solve_batch(tables: numpy.typing.NDArray[numpy.int64], racks: numpy.typing.NDArray[numpy.int64], rules: SearchRules, opened: numpy.typing.NDArray[numpy.bool], objective: int, limit: int | None = None, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> BatchResult:
     """
-    Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`; table jokers count as free. `threads` workers share the batch (the answers do not depend on it).
+    Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`, the objective as its number (Objective's value); table jokers count as free. `threads` workers share the batch (the answers do not depend on it).
     """
 JOKER: int = 64
 MAX_COLOURS: int = 4

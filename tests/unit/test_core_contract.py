@@ -96,9 +96,11 @@ def test_bad_limits_are_refused_clearly(limit: object) -> None:
 
 def test_the_core_raises_the_package_classes() -> None:
     with pytest.raises(TileCountError, match="R1 R1 R1"):
-        _core.solve((), _core.TileSet([48, 48, 48]), RULES, True, _core.Objective.TILES)
+        _core.solve((), _core.TileSet([48, 48, 48]), RULES, True, _core.Objective.TILES.value)
     with pytest.raises(InvalidMeldError, match="table meld 1"):
-        _core.solve((5,), _core.TileSet([0]), RULES, True, _core.Objective.TILES)
+        _core.solve((5,), _core.TileSet([0]), RULES, True, _core.Objective.TILES.value)
+    with pytest.raises(RummikubError, match="objective must be 0"):
+        _core.solve((), _core.TileSet([0]), RULES, True, 3)  # (the objective is its number: Objective's value)
     # The limit bounds memory as well as states, and the refusal says both.
     with pytest.raises(SearchLimitError, match=r"search limit: .* 1 search state or 0.256 KB of search memory"):
         solve(BIG_TABLE, BIG_RACK, limit=1)
@@ -144,16 +146,17 @@ def test_search_stats_is_the_core_class() -> None:
 
 
 def test_solve_results_are_typed() -> None:
-    result = _core.solve((), _core.TileSet([0, 1, 2, 20]), RULES, True, _core.Objective.TILES)
+    result = _core.solve((), _core.TileSet([0, 1, 2, 20]), RULES, True, _core.Objective.TILES.value)
     assert isinstance(result, _core.SolveResult) and isinstance(result.stats, _core.SearchStats)
     play = result.play
     assert isinstance(play, _core.PlayResult)
     assert play.played == _core.TileSet([0, 1, 2]) and play.tiles == 3 and play.value == 6 and play.key > 0
     assert [_core.meld_of_code(c).tiles() for c in play.table] == [_core.TileSet([0, 1, 2])]
-    none = _core.solve((), _core.TileSet([0]), RULES, True, _core.Objective.TILES)
-    assert none.play is None and none.stats.runs >= 0
+    assert result.play_parts() == (play.played, play.table, play.value, result.stats)  # (what solve() reads)
+    none = _core.solve((), _core.TileSet([0]), RULES, True, _core.Objective.TILES.value)
+    assert none.play is None and none.stats.runs >= 0 and none.play_parts() is None
     with pytest.raises(TypeError):
-        _core.solve((), _core.TileSet([0]), RULES, 1, _core.Objective.TILES)  # type: ignore[arg-type]
+        _core.solve((), _core.TileSet([0]), RULES, 1, _core.Objective.TILES.value)  # type: ignore[arg-type]
 
 
 def test_the_opening_value_comes_from_the_core() -> None:

@@ -14,11 +14,12 @@ namespace {
 // Runs every input and keeps the best final node (the first one on ties: deterministic). Each input
 // runs with a floor just under its bound first, then lower floors until a legal end appears: any end
 // found above the floor is optimal, because only nodes that could not reach the floor were dropped.
-bool best_of(const std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
+bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool untouched, PlayResult& out,
              SearchScratch& scratch, SearchStats* stats, size_t node_limit) {
   if (untouched && inputs.size() == 1) {
     const int direct = opening_search(inputs[0], table, out, scratch, stats);
     if (direct >= 0) return direct == 1;
+    prepare(inputs[0]);  // (position_inputs left it unprepared: the direct search reads no bound)
   }
   // The inputs deepen together: each pass lowers every open input's floor, so no input is searched at a floor
   // looser than the best play found so far needs. An input is closed once it gave its best play, or once it
@@ -152,7 +153,7 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
   scratch.trim();
   if (!position_ok(table, rack, rules, table_tiles)) return false;
   bool untouched = false;
-  const std::vector<Input> inputs =
+  std::vector<Input> inputs =
       position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, scratch, stats);
   return best_of(inputs, table, untouched, out, scratch, stats, node_limit);
 }
@@ -170,7 +171,7 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
   free_rules.policy = JokerPolicy::Free;
   bool untouched = false;
   const std::vector<Meld> no_melds;
-  const std::vector<Input> inputs =
+  std::vector<Input> inputs =
       position_inputs(no_melds, table_tiles, rack, free_rules, opened, false, objective, untouched, scratch, stats);
   return best_of(inputs, no_melds, untouched, out, scratch, stats, node_limit);
 }

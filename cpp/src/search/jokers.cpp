@@ -232,8 +232,11 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
   if (table_untouched) {
     Input in = opening_input(rack, rules);
     set_weights(in, obj, rules.joker_penalty);
-    if (usage) set_usage(in, rack);
-    prepare(in);
+    // Unprepared for solve: the direct search (opening_search) reads no bound, and most openings need nothing else.
+    if (usage) {
+      set_usage(in, rack);
+      prepare(in);
+    }
     inputs.push_back(in);
     return inputs;
   }

@@ -60,10 +60,10 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
   const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len, G = group_min(in.p), J = in.rack_jokers;
   std::vector<Candidate>& cands = scratch.opening_candidates;  // (kept between calls: no allocation once warm)
   cands.clear();
-  TileSet rack;
-  for (int c = 0; c < C; ++c) {
-    for (int n = 1; n <= N; ++n) rack.add(tile_code(c, n), in.rack[c][n]);
-  }
+  // The numbers of each colour some candidate holds. The input is not prepared (prepare() would drop the rack tiles
+  // that fit no meld): a tile in no candidate is exactly such a tile (a tile in one fits it, and so do the others
+  // there), so it is dropped here. Nor does it change the candidates: a candidate holding it would be a meld it fits.
+  uint32_t held[kMaxColours] = {};
   // Runs: every window of L or more numbers, each slot a rack tile or a joker (at most J), one tile at least.
   for (int c = 0; c < C; ++c) {
     for (int s = 1; s + L - 1 <= N; ++s) {
@@ -97,6 +97,7 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
               }
             }
             cands.push_back(k);
+            held[c] |= keep << (s - 1);
             if (cands.size() > kMostCandidates) return -1;
           }
           if (keep == 0) break;
@@ -114,7 +115,10 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
           Candidate k{TileSet{}, j, size * in.rack_weight[n] + j * in.joker_weight[n], (size + j) * n,
                       Meld{MeldKind::Group, 0, n, size + j, 0, sub}, size * in.rack_weight[n], size * n};
           for (int c = 0; c < C; ++c) {
-            if (sub >> c & 1) k.tiles.add(tile_code(c, n));
+            if (sub >> c & 1) {
+              k.tiles.add(tile_code(c, n));
+              held[c] |= 1u << (n - 1);
+            }
           }
           cands.push_back(k);
         }
@@ -140,10 +144,13 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
     while (i < static_cast<int>(cands.size()) && lowest(cands[static_cast<size_t>(i)]) < t) ++i;
     first[t] = static_cast<uint32_t>(i);
   }
+  TileSet rack;  // the rack tiles some candidate holds
   int64_t rest_weight = 0, joker_weight_max = 0;
   int rest_value = 0;
   for (int c = 0; c < C; ++c) {
     for (int n = 1; n <= N; ++n) {
+      if ((held[c] >> (n - 1) & 1) == 0) continue;
+      rack.add(tile_code(c, n), in.rack[c][n]);
       rest_weight += in.rack[c][n] * in.rack_weight[n];
       rest_value += in.rack[c][n] * n;
     }
