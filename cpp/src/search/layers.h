@@ -104,6 +104,7 @@ struct Layer {
   std::vector<uint32_t> bucket_of;
   std::vector<RunsSummary> summary;
   size_t bucketed = 0;
+  size_t bytes = 0;  // Programme::layer_bytes as of the layer's last step (Programme::run)
 
   // Empties the layer for about `expect` nodes.
   void reset(size_t expect) {

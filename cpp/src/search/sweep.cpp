@@ -48,33 +48,36 @@ void Programme::run() {
     ready_ = 1;
   }
   size_t li = 0, held = 1, bytes = layer_bytes(0);
-  auto next = [&](size_t expect) -> Layer& {  // layer li + 1, started on first use
-    if (li + 1 >= ready_) {
-      layers_[li + 1].reset(expect);
+  exceeded_ = false;
+  // Moves layer li through one step into layer li + 1 (started on first use), unless layer li has nothing new at
+  // this pass (a pass at a lower floor leaves most layers as they were); then counts layer li + 1 and stops the
+  // run (exceeded_) once it holds more than its limits allow. (Checked after every step: one step of a large
+  // search can hold more than all the steps before it. A layer that did not change keeps its byte count.)
+  auto step = [&](int n, int c) {
+    Layer& from = layers_[li];
+    const bool started = li + 1 >= ready_;
+    if (started) {
+      layers_[li + 1].reset(c < C ? from.nodes.size() * 2 : from.nodes.size());
       ready_ = li + 2;
     }
-    return layers_[li + 1];
+    Layer& to = layers_[li + 1];
+    const bool moved = !nothing_new(from);
+    if (moved) {
+      if (c < C) {
+        colour_step(from, to, n, c);
+      } else {
+        group_step(from, to, n);
+      }
+    }
+    held += to.nodes.size();
+    ++li;
+    if (node_limit_ == 0) return;
+    if (moved || started) to.bytes = layer_bytes(li);
+    bytes += to.bytes;
+    exceeded_ = held > node_limit_ || bytes > byte_limit_;
   };
-  // Counts the layer just made (li + 1); returns true when the run now holds more than its limits allow. (Checked
-  // after every step: one step of a large search can hold more than all the steps before it.)
-  auto over = [&]() {
-    held += layers_[li + 1].nodes.size();
-    if (node_limit_ == 0) return false;
-    bytes += layer_bytes(li + 1);
-    return held > node_limit_ || bytes > byte_limit_;
-  };
-  exceeded_ = false;
   for (int n = 1; n <= N; ++n) {
-    for (int c = 0; c < C && !exceeded_; ++c) {
-      colour_step(layers_[li], next(layers_[li].nodes.size() * 2), n, c);
-      exceeded_ = over();
-      ++li;
-    }
-    if (!exceeded_) {
-      group_step(layers_[li], next(layers_[li].nodes.size()), n);
-      exceeded_ = over();
-      ++li;
-    }
+    for (int c = 0; c <= C && !exceeded_; ++c) step(n, c);  // (c == C: the group step)
     if (exceeded_ || layers_[li].nodes.empty()) {
       // No legal end (past the limit, the caller reports it; an empty layer has no successors).
       li = layers_.size() - 1;
@@ -132,7 +135,6 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
 // Expands layer `from` through colour step (n, c) into layer `to`.
 template <bool kJokers>
 void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
-  if (nothing_new(from)) return;  // (before the step reads anything: later passes skip most layers)
   const size_t before = to.nodes.size();
   const int pos = (n - 1) * in_.p.colours + c;
   const int o = in_.rack[c][n], omin = in_.rack_min[c][n];
@@ -249,7 +251,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
 
 // Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
 void Programme::group_step(Layer& from, Layer& to, int n) {
-  if (nothing_new(from)) return;
   const size_t before = to.nodes.size();
   const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
@@ -284,7 +285,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
   // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
-  if (!in_.usage || floor_ != INT64_MIN) {  // (its callers return first when nothing_new(from))
+  if (!in_.usage || floor_ != INT64_MIN) {  // (run() calls no step when nothing_new(from))
     int64_t pending = INT64_MIN;
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();
