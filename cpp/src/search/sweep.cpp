@@ -153,6 +153,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const bool retrieval_rule = in_.mode.retrieval_rule;
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
   const int group_size = std::max(3, in_.mode.min_len);
+  const uint32_t mode_key = transition_key(in_.mode, 0);
   const uint8_t* const members_after = members_after_[n][c];
   // The homes the table jokers demand of this tile's copies (none on most steps).
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
@@ -166,7 +167,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     const DeficitAt deficit_here = plan->deficit_here;
     const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     const int how = settle_how(x.s);
-    const uint32_t key = transition_key(in_.mode, how);
+    const uint32_t key = mode_key | static_cast<uint32_t>(how) << 25;  // (transition_key)
     const int left = kJokers ? jokers_left(placed) : 0;
     const int y_most = kJokers && joker_here ? left : 0;
     const uint64_t g = x.s.misc & kPromisedBits;
