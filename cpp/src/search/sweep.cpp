@@ -2,6 +2,7 @@
 // the tiles of one number (placing rack tiles and free jokers, promising tiles to groups); a group step splits the
 // tiles promised at a number into groups. Deepening passes (a lower floor) expand only what the floor adds.
 #include <algorithm>
+#include <tuple>
 
 #include "programme.h"
 
@@ -158,6 +159,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   // The homes the table jokers demand of this tile's copies (none on most steps).
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
   const bool sided = demand != nullptr && demand->sided();
+  uint64_t counted = 0;  // transitions (SearchStats), added once at the end
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (plan == nullptr) {
@@ -173,8 +175,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     const uint64_t g = x.s.misc & kPromisedBits;
     const int deficit_others = kJokers ? others_deficit(x, c) : 0;
     // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
-    int members_before, most_before;
-    promised_before(g, c, members_before, most_before);
+    int members_before = 0, most_before = 0;
+    if (g != 0) promised_before(g, c, members_before, most_before);
+    const uint32_t* const group_begin = plan->groups->begin;
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
       if (usage) {
@@ -189,7 +192,8 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
-      for (uint32_t gi = plan->groups->begin[b]; gi < plan->groups->begin[b + 1]; ++gi) {
+      const uint32_t group_end = group_begin[b + 1];
+      for (uint32_t gi = group_begin[b]; gi < group_end; ++gi) {
         const GroupChoice& gc = group_choice[gi];
         if (demand != nullptr && !meets_demand(gc, *demand)) continue;
         const uint64_t g2 = g | gc.bits;
@@ -199,18 +203,24 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         for (int ci = 0; ci < nchoices; ++ci) {
           const JokerChoice& ch = choices[ci];
           if (deficit_others + group_deficit > ch.jokers_left) continue;
-          const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
           const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
           const Transition* ts;
           uint32_t tcount;
           if (sided) {
+            const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
             const std::vector<Transition>& list = home_steps(x.s.runs[c], rest, pos, slots, how, *demand);
             ts = list.data();
             tcount = static_cast<uint32_t>(list.size());
           } else {
-            const auto [tbegin, count] = transitions(memo, x.s.runs[c], rest, slots, in_.mode, how);
+            // (transitions(), with the slots spelt out only when the memo has no entry yet)
+            const TransitionMemo::Entry* hit = memo.find(x.s.runs[c], rest);
+            uint32_t tbegin = hit->begin;
+            tcount = hit->count;
+            if (hit->rest == 0) {
+              const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
+              std::tie(tbegin, tcount) = make_transitions(memo, x.s.runs[c], rest, slots, in_.mode, how);
+            }
             ts = memo.pool.data() + tbegin;
-            tcount = count;
           }
           if (tcount == 0) continue;
           const int nv = std::min(threshold, val + n * (b + ch.yr));
@@ -230,7 +240,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             if (resettle) settle_state(y.s);
             sink(y);
           }
-          if (stats_ != nullptr) stats_->transitions += tcount;
+          counted += tcount;
         }
       }
     }
@@ -241,13 +251,20 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       // The general path's only choice, with its checks and its count, without the transition lookup.
       Node y;
       if (!carry_through_colour(x, n, c, idx, y)) return;
-      if (stats_ != nullptr) ++stats_->transitions;
+      ++counted;
       sink(y);
     } else {
       expand(x, idx, sink);
     }
+    if (usage && stats_ != nullptr) {  // (expand_layer shares each node's count with the nodes that copy it)
+      stats_->transitions += counted;
+      counted = 0;
+    }
   });
-  if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
+  if (stats_ != nullptr) {
+    stats_->transitions += counted;
+    stats_->states += to.nodes.size() - before;
+  }
 }
 
 // Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
