@@ -270,29 +270,44 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
 // Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
 void Programme::group_step(Layer& from, Layer& to, int n) {
   const size_t before = to.nodes.size();
-  const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
+  const int C = in_.p.colours;
+  const size_t to_layer = static_cast<size_t>(n * (C + 1));
+  // (what the children's checks read of the input, read once: the nodes written meanwhile could alias it)
+  const int64_t w_joker = in_.joker_weight[n], bound_after = in_.tiles_bound[n * C];
+  const bool opening = in_.threshold > 0, usage = in_.usage;
+  const bool retrieval_rule = in_.mode.retrieval_rule;
+  const int rack_jokers_all = in_.rack_jokers;
+  const uint64_t key_base = group_key(0, 0, C, in_.mode);
+  GroupsMemo& group_memo = scratch_->group_memo;
+  uint64_t counted = 0;  // transitions (SearchStats), added once at the end
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kPromisedBits;
-    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     if (g == 0) {
       Node y = carried(x, idx);
       settle_state(y.s);  // (the number's rack tiles may have covered jokers)
       sink(y);
       return;
     }
+    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     // Uncovered jokers of the groups count until the runs are settled (after that, nothing can break the rule).
-    const bool count = in_.mode.retrieval_rule && !is_settled(x.s);
-    for (int y = 0; y <= jokers_left(placed); ++y) {
-      if (stats_ != nullptr) ++stats_->transitions;
+    const bool count = retrieval_rule && !is_settled(x.s);
+    const int left = jokers_left(placed);
+    for (int y = 0; y <= left; ++y) {
+      ++counted;
       const int yr = rack_jokers(placed, y);
-      const int64_t score = x.score + yr * in_.joker_weight[n];
-      if (!take(score + in_.tiles_bound[n * in_.p.colours] + joker_bound(placed + y))) continue;
-      if (!opening_reachable(val + n * yr, n * in_.p.colours, rack_jokers_left(placed + y))) continue;
-      const int split = group_split(g, y, in_.p.colours, in_.mode, scratch_->group_memo);
-      if (split < 0 || (count && uncovered + split > in_.rack_jokers)) continue;
+      const int64_t score = x.score + yr * w_joker;
+      if (!take(score + bound_after + joker_bound(placed + y))) continue;
+      if (opening && !opening_reachable(val + n * yr, n * C, rack_jokers_left(placed + y))) continue;
+      const int split = group_split(g | key_base | static_cast<uint64_t>(y) << 36, g, y, C, in_.mode, group_memo);
+      if (split < 0 || (count && uncovered + split > rack_jokers_all)) continue;
       sink(group_child(x, idx, n, y, count ? uncovered + split : uncovered, score));
     }
+    if (usage && stats_ != nullptr) {  // (expand_layer shares each node's count with the nodes that copy it)
+      stats_->transitions += counted;
+      counted = 0;
+    }
   });
+  if (stats_ != nullptr) stats_->transitions += counted;
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
   if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
 }
