@@ -70,6 +70,10 @@ struct RunsSummary {
   }
   // Adds the runs x of colour c to the summary.
   void add(uint64_t x, int c, int L) {
+    if (x == 0) {  // (no run: only the count of short runs' room, 8)
+      w[1] |= uint64_t{8} << (8 * c + 32);
+      return;
+    }
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
     // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
     auto reaching = [&](int k) {
