@@ -20,13 +20,23 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
   int best = -1;
   // Depth first: the group holding a tile of the lowest colour left, then the rest; returns true to stop (a split
   // with no joker uncovered cannot be beaten).
+  const int group_min = std::max(3, m.min_len);
   auto rec = [&](auto&& self, int left, int uncovered) -> bool {
     if (best >= 0 && uncovered >= best) return false;
-    int lead = -1;
-    for (int c = 0; c < kMaxColours && lead < 0; ++c) {
-      if (cnt[c][0] + cnt[c][1] + cnt[c][2] > 0) lead = c;
+    int lead = -1, tiles = 0, real = 0, most = 0;
+    for (int c = 0; c < kMaxColours; ++c) {
+      const int k = cnt[c][0] + cnt[c][1] + cnt[c][2];
+      if (k > 0 && lead < 0) lead = c;
+      tiles += k;
+      real += cnt[c][0] + cnt[c][2];
+      most = std::max(most, k);
     }
-    if (lead < 0) {
+    if (lead >= 0) {
+      // The k groups left hold each colour once, a numbered tile each, and group_min..colours members: no split
+      // exists unless some k fits all three (a cut of subtrees without a split; the order of the search is kept).
+      const int size = tiles + left;
+      if (std::max(most, (size + colours - 1) / colours) > std::min(size / group_min, real)) return false;
+    } else {
       if (left != 0) return false;
       best = uncovered;
       if (build != nullptr) build->assign(stack, stack + depth);

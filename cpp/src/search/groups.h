@@ -45,14 +45,17 @@ struct GroupsMemo {
 // split leaves, or -1 when there is none; fills `build` with such a split when asked (see groups.cpp).
 int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector<GroupBuild>* build);
 
-// Returns split_groups(g, jokers, colours, m), remembered in `memo`.
-inline int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& memo) {
-  const uint64_t key = group_key(g, jokers, colours, m);
+// Returns split_groups(g, jokers, colours, m), remembered in `memo` (key: group_key(g, jokers, colours, m)).
+inline int group_split(uint64_t key, uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& memo) {
   GroupsMemo::Entry& cached = memo.slot(key);
   if (cached.key == key) return cached.value;
   const int best = split_groups(g, jokers, colours, m, nullptr);
   cached = GroupsMemo::Entry{key, best};
   return best;
+}
+// (The same, making the key.)
+inline int group_split(uint64_t g, int jokers, int colours, const Mode& m, GroupsMemo& memo) {
+  return group_split(group_key(g, jokers, colours, m), g, jokers, colours, m, memo);
 }
 
 }  // namespace rummikub::search

@@ -70,6 +70,10 @@ struct RunsSummary {
   }
   // Adds the runs x of colour c to the summary.
   void add(uint64_t x, int c, int L) {
+    if (x == 0) {  // (no run: only the count of short runs' room, 8)
+      w[1] |= uint64_t{8} << (8 * c + 32);
+      return;
+    }
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
     // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
     auto reaching = [&](int k) {
@@ -104,6 +108,7 @@ struct Layer {
   std::vector<uint32_t> bucket_of;
   std::vector<RunsSummary> summary;
   size_t bucketed = 0;
+  size_t bytes = 0;  // Programme::layer_bytes as of the layer's last step (Programme::run)
 
   // Empties the layer for about `expect` nodes.
   void reset(size_t expect) {

@@ -19,10 +19,13 @@
 
 // Marks a member function defined in one source file and called from one place there, to be inlined into its caller
 // as a compiler does with a file's own functions called once (a member function is seen by every file: it would not).
+// RUMMIKUB_NOINLINE keeps a rare path out of the hot loop it is called from.
 #if defined(__GNUC__)
 #define RUMMIKUB_INLINE_ONCE __attribute__((always_inline)) inline
+#define RUMMIKUB_NOINLINE __attribute__((noinline))
 #else
 #define RUMMIKUB_INLINE_ONCE inline
+#define RUMMIKUB_NOINLINE
 #endif
 
 namespace rummikub::search {
@@ -181,8 +184,9 @@ class Programme {
     if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
   }
   // Returns true unless a guide says that a state of layer li can reach no legal end.
-  bool viable(size_t li, const State& s) const {
-    if (guide_ == nullptr) return true;
+  bool viable(size_t li, const State& s) const { return guide_ == nullptr || guided(li, s); }
+  // (The same, with a guide: out of line, so that a search without one copies nothing.)
+  RUMMIKUB_NOINLINE bool guided(size_t li, const State& s) const {
     State bare = s;
     bare.mask = 0;
     const int32_t at = guide_->layers_[li].find(bare);

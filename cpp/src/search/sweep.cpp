@@ -2,6 +2,7 @@
 // the tiles of one number (placing rack tiles and free jokers, promising tiles to groups); a group step splits the
 // tiles promised at a number into groups. Deepening passes (a lower floor) expand only what the floor adds.
 #include <algorithm>
+#include <tuple>
 
 #include "programme.h"
 
@@ -48,33 +49,36 @@ void Programme::run() {
     ready_ = 1;
   }
   size_t li = 0, held = 1, bytes = layer_bytes(0);
-  auto next = [&](size_t expect) -> Layer& {  // layer li + 1, started on first use
-    if (li + 1 >= ready_) {
-      layers_[li + 1].reset(expect);
+  exceeded_ = false;
+  // Moves layer li through one step into layer li + 1 (started on first use), unless layer li has nothing new at
+  // this pass (a pass at a lower floor leaves most layers as they were); then counts layer li + 1 and stops the
+  // run (exceeded_) once it holds more than its limits allow. (Checked after every step: one step of a large
+  // search can hold more than all the steps before it. A layer that did not change keeps its byte count.)
+  auto step = [&](int n, int c) {
+    Layer& from = layers_[li];
+    const bool started = li + 1 >= ready_;
+    if (started) {
+      layers_[li + 1].reset(c < C ? from.nodes.size() * 2 : from.nodes.size());
       ready_ = li + 2;
     }
-    return layers_[li + 1];
+    Layer& to = layers_[li + 1];
+    const bool moved = !nothing_new(from);
+    if (moved) {
+      if (c < C) {
+        colour_step(from, to, n, c);
+      } else {
+        group_step(from, to, n);
+      }
+    }
+    held += to.nodes.size();
+    ++li;
+    if (node_limit_ == 0) return;
+    if (moved || started) to.bytes = layer_bytes(li);
+    bytes += to.bytes;
+    exceeded_ = held > node_limit_ || bytes > byte_limit_;
   };
-  // Counts the layer just made (li + 1); returns true when the run now holds more than its limits allow. (Checked
-  // after every step: one step of a large search can hold more than all the steps before it.)
-  auto over = [&]() {
-    held += layers_[li + 1].nodes.size();
-    if (node_limit_ == 0) return false;
-    bytes += layer_bytes(li + 1);
-    return held > node_limit_ || bytes > byte_limit_;
-  };
-  exceeded_ = false;
   for (int n = 1; n <= N; ++n) {
-    for (int c = 0; c < C && !exceeded_; ++c) {
-      colour_step(layers_[li], next(layers_[li].nodes.size() * 2), n, c);
-      exceeded_ = over();
-      ++li;
-    }
-    if (!exceeded_) {
-      group_step(layers_[li], next(layers_[li].nodes.size()), n);
-      exceeded_ = over();
-      ++li;
-    }
+    for (int c = 0; c <= C && !exceeded_; ++c) step(n, c);  // (c == C: the group step)
     if (exceeded_ || layers_[li].nodes.empty()) {
       // No legal end (past the limit, the caller reports it; an empty layer has no successors).
       li = layers_.size() - 1;
@@ -132,7 +136,6 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
 // Expands layer `from` through colour step (n, c) into layer `to`.
 template <bool kJokers>
 void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
-  if (nothing_new(from)) return;  // (before the step reads anything: later passes skip most layers)
   const size_t before = to.nodes.size();
   const int pos = (n - 1) * in_.p.colours + c;
   const int o = in_.rack[c][n], omin = in_.rack_min[c][n];
@@ -151,10 +154,12 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const bool retrieval_rule = in_.mode.retrieval_rule;
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
   const int group_size = std::max(3, in_.mode.min_len);
+  const uint32_t mode_key = transition_key(in_.mode, 0);
   const uint8_t* const members_after = members_after_[n][c];
   // The homes the table jokers demand of this tile's copies (none on most steps).
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
   const bool sided = demand != nullptr && demand->sided();
+  uint64_t counted = 0;  // transitions (SearchStats), added once at the end
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (plan == nullptr) {
@@ -164,14 +169,15 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     const DeficitAt deficit_here = plan->deficit_here;
     const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     const int how = settle_how(x.s);
-    const uint32_t key = transition_key(in_.mode, how);
+    const uint32_t key = mode_key | static_cast<uint32_t>(how) << 25;  // (transition_key)
     const int left = kJokers ? jokers_left(placed) : 0;
     const int y_most = kJokers && joker_here ? left : 0;
     const uint64_t g = x.s.misc & kPromisedBits;
     const int deficit_others = kJokers ? others_deficit(x, c) : 0;
     // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
-    int members_before, most_before;
-    promised_before(g, c, members_before, most_before);
+    int members_before = 0, most_before = 0;
+    if (g != 0) promised_before(g, c, members_before, most_before);
+    const uint32_t* const group_begin = plan->groups->begin;
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
       if (usage) {
@@ -186,7 +192,8 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
-      for (uint32_t gi = plan->groups->begin[b]; gi < plan->groups->begin[b + 1]; ++gi) {
+      const uint32_t group_end = group_begin[b + 1];
+      for (uint32_t gi = group_begin[b]; gi < group_end; ++gi) {
         const GroupChoice& gc = group_choice[gi];
         if (demand != nullptr && !meets_demand(gc, *demand)) continue;
         const uint64_t g2 = g | gc.bits;
@@ -196,18 +203,24 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         for (int ci = 0; ci < nchoices; ++ci) {
           const JokerChoice& ch = choices[ci];
           if (deficit_others + group_deficit > ch.jokers_left) continue;
-          const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
           const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
           const Transition* ts;
           uint32_t tcount;
           if (sided) {
+            const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
             const std::vector<Transition>& list = home_steps(x.s.runs[c], rest, pos, slots, how, *demand);
             ts = list.data();
             tcount = static_cast<uint32_t>(list.size());
           } else {
-            const auto [tbegin, count] = transitions(memo, x.s.runs[c], rest, slots, in_.mode, how);
+            // (transitions(), with the slots spelt out only when the memo has no entry yet)
+            const TransitionMemo::Entry* hit = memo.find(x.s.runs[c], rest);
+            uint32_t tbegin = hit->begin;
+            tcount = hit->count;
+            if (hit->rest == 0) {
+              const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], ch.y};
+              std::tie(tbegin, tcount) = make_transitions(memo, x.s.runs[c], rest, slots, in_.mode, how);
+            }
             ts = memo.pool.data() + tbegin;
-            tcount = count;
           }
           if (tcount == 0) continue;
           const int nv = std::min(threshold, val + n * (b + ch.yr));
@@ -227,7 +240,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             if (resettle) settle_state(y.s);
             sink(y);
           }
-          if (stats_ != nullptr) stats_->transitions += tcount;
+          counted += tcount;
         }
       }
     }
@@ -238,42 +251,63 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       // The general path's only choice, with its checks and its count, without the transition lookup.
       Node y;
       if (!carry_through_colour(x, n, c, idx, y)) return;
-      if (stats_ != nullptr) ++stats_->transitions;
+      ++counted;
       sink(y);
     } else {
       expand(x, idx, sink);
     }
+    if (usage && stats_ != nullptr) {  // (expand_layer shares each node's count with the nodes that copy it)
+      stats_->transitions += counted;
+      counted = 0;
+    }
   });
-  if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
+  if (stats_ != nullptr) {
+    stats_->transitions += counted;
+    stats_->states += to.nodes.size() - before;
+  }
 }
 
 // Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
 void Programme::group_step(Layer& from, Layer& to, int n) {
-  if (nothing_new(from)) return;
   const size_t before = to.nodes.size();
-  const size_t to_layer = static_cast<size_t>(n * (in_.p.colours + 1));
+  const int C = in_.p.colours;
+  const size_t to_layer = static_cast<size_t>(n * (C + 1));
+  // (what the children's checks read of the input, read once: the nodes written meanwhile could alias it)
+  const int64_t w_joker = in_.joker_weight[n], bound_after = in_.tiles_bound[n * C];
+  const bool opening = in_.threshold > 0, usage = in_.usage;
+  const bool retrieval_rule = in_.mode.retrieval_rule;
+  const int rack_jokers_all = in_.rack_jokers;
+  const uint64_t key_base = group_key(0, 0, C, in_.mode);
+  GroupsMemo& group_memo = scratch_->group_memo;
+  uint64_t counted = 0;  // transitions (SearchStats), added once at the end
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kPromisedBits;
-    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     if (g == 0) {
       Node y = carried(x, idx);
       settle_state(y.s);  // (the number's rack tiles may have covered jokers)
       sink(y);
       return;
     }
+    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     // Uncovered jokers of the groups count until the runs are settled (after that, nothing can break the rule).
-    const bool count = in_.mode.retrieval_rule && !is_settled(x.s);
-    for (int y = 0; y <= jokers_left(placed); ++y) {
-      if (stats_ != nullptr) ++stats_->transitions;
+    const bool count = retrieval_rule && !is_settled(x.s);
+    const int left = jokers_left(placed);
+    for (int y = 0; y <= left; ++y) {
+      ++counted;
       const int yr = rack_jokers(placed, y);
-      const int64_t score = x.score + yr * in_.joker_weight[n];
-      if (!take(score + in_.tiles_bound[n * in_.p.colours] + joker_bound(placed + y))) continue;
-      if (!opening_reachable(val + n * yr, n * in_.p.colours, rack_jokers_left(placed + y))) continue;
-      const int split = group_split(g, y, in_.p.colours, in_.mode, scratch_->group_memo);
-      if (split < 0 || (count && uncovered + split > in_.rack_jokers)) continue;
+      const int64_t score = x.score + yr * w_joker;
+      if (!take(score + bound_after + joker_bound(placed + y))) continue;
+      if (opening && !opening_reachable(val + n * yr, n * C, rack_jokers_left(placed + y))) continue;
+      const int split = group_split(g | key_base | static_cast<uint64_t>(y) << 36, g, y, C, in_.mode, group_memo);
+      if (split < 0 || (count && uncovered + split > rack_jokers_all)) continue;
       sink(group_child(x, idx, n, y, count ? uncovered + split : uncovered, score));
     }
+    if (usage && stats_ != nullptr) {  // (expand_layer shares each node's count with the nodes that copy it)
+      stats_->transitions += counted;
+      counted = 0;
+    }
   });
+  if (stats_ != nullptr) stats_->transitions += counted;
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
   if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
 }
@@ -284,7 +318,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
   // Enumerating plays (usage masks, no floor), many nodes share their state but for the mask: their children
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
-  if (!in_.usage || floor_ != INT64_MIN) {  // (its callers return first when nothing_new(from))
+  if (!in_.usage || floor_ != INT64_MIN) {  // (run() calls no step when nothing_new(from))
     int64_t pending = INT64_MIN;
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();

@@ -60,6 +60,7 @@ struct TransitionMemo {
     uint32_t begin = 0, count = 0;
   };
   std::vector<Entry> table = std::vector<Entry>(1 << 12);
+  size_t mask = (1 << 12) - 1;  // table.size() - 1 (kept: an entry is 24 bytes, so the size is a division)
   size_t used = 0;
   std::vector<Transition> pool;
 
@@ -70,7 +71,6 @@ struct TransitionMemo {
   }
   // Returns the entry of a key, or the empty entry where it would go.
   Entry* find(uint64_t state, uint32_t rest) {
-    const size_t mask = table.size() - 1;
     for (size_t i = hash(state, rest) & mask;; i = (i + 1) & mask) {
       Entry& e = table[i];
       if (e.rest == 0 || (e.state == state && e.rest == rest)) return &e;
@@ -80,6 +80,7 @@ struct TransitionMemo {
   void grow() {
     std::vector<Entry> old(table.size() * 2);
     old.swap(table);
+    mask = table.size() - 1;
     for (const Entry& e : old) {
       if (e.rest != 0) *find(e.state, e.rest) = e;
     }
