@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from collections.abc import Callable
 from functools import lru_cache
 
 import pytest
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 pytest.importorskip("scipy.optimize")
 
 from tests.helpers import oracle as O  # noqa: E402
+from tests.helpers.verdicts import exhaustive, verdict  # noqa: E402
 
 from rummikub import RuleSet, Table, TileSet, legality  # noqa: E402
 from rummikub._errors import IllegalMoveError  # noqa: E402
@@ -289,24 +289,6 @@ def test_the_oracles_program_and_rechecker_agree(first: int, count: int) -> None
     assert not problems, "\n".join(problems[:10])
 
 
-def _verdict(check: Callable[..., TileSet], table: Table, rack: TileSet, after: Table, rules: RuleSet,
-             opened: bool) -> str:
-    try:
-        return f"legal: {check(table, rack, after, rules=rules, opened=opened)}"
-    except IllegalMoveError as exc:
-        return f"{exc.reason}: {exc}"
-
-
-def _exhaustive(table: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
-    """check_turn with its quick joker witness switched off: the exhaustive joker check decides alone."""
-    witness = legality.jokers_witness
-    legality.jokers_witness = lambda *args, **kwargs: False  # type: ignore[assignment]
-    try:
-        return check_turn(table, rack, after, rules=rules, opened=opened)
-    finally:
-        legality.jokers_witness = witness
-
-
 def test_quick_paths_give_the_exhaustive_verdicts() -> None:
     """On the same tiny turns, check_turn (with its quick joker witness) and the game's check_committed (with its
     fast path) give exactly the verdict and message of the exhaustive joker check; the witness settles most of
@@ -318,10 +300,10 @@ def test_quick_paths_give_the_exhaustive_verdicts() -> None:
             continue
         rules, table, rack, opened, afters = made
         for after in afters:
-            full = _verdict(_exhaustive, table, rack, after, rules, opened)
-            assert _verdict(check_turn, table, rack, after, rules, opened) == full, (seed, str(after))
-            assert _verdict(check_committed, table, rack, after, rules, opened) == full, (seed, str(after))
-            if full.startswith("legal") and rules.joker_retrieval != "free" and table.joker_slots() and \
+            full = verdict(exhaustive, table, rack, after, rules, opened)
+            assert verdict(check_turn, table, rack, after, rules, opened) == full, (seed, str(after))
+            assert verdict(check_committed, table, rack, after, rules, opened) == full, (seed, str(after))
+            if full[0] == "legal" and rules.joker_retrieval != "free" and table.joker_slots() and \
                     sorted(m for m in table if m.jokers) != sorted(m for m in after if m.jokers):
                 moved += 1
                 witnessed += legality.jokers_witness(table, after, [t.code for t in after.tiles() - table.tiles()],

@@ -10,31 +10,14 @@ import random
 
 import pytest
 
-from rummikub import IllegalMoveError, RuleSet, Table, TileSet, arrange, legality
+from rummikub import RuleSet, Table, TileSet, arrange, legality
 from rummikub.bots import get_bot
 from rummikub.game import Game
 from rummikub.game.legal import _fast_turn, check_committed
 from rummikub.legality import check_turn
+from tests.helpers.verdicts import exhaustive, verdict
 
 Turn = tuple[Table, TileSet, Table, bool]
-
-
-def _verdict(fn: object, before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> tuple[str, str]:
-    try:
-        played = fn(before, rack, after, rules=rules, opened=opened)  # type: ignore[operator]
-    except IllegalMoveError as exc:
-        return ("refused", f"{exc.reason}: {exc}")
-    return ("legal", str(played))
-
-
-def _exhaustive(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
-    """check_turn with its quick joker witness switched off: the exhaustive joker check decides alone."""
-    witness = legality.jokers_witness
-    legality.jokers_witness = lambda *args, **kwargs: False  # type: ignore[assignment]
-    try:
-        return check_turn(before, rack, after, rules=rules, opened=opened)
-    finally:
-        legality.jokers_witness = witness
 
 
 _PRESETS = {"classic": RuleSet.preset("classic"), "digital": RuleSet.preset("digital"),
@@ -81,20 +64,20 @@ def _variants(rules: RuleSet, turn: Turn, rng: random.Random) -> list[Turn]:
 
 
 @pytest.mark.parametrize("preset", sorted(_PRESETS))
-def test_fast_path_gives_check_turns_verdict(preset: str) -> None:
+def test_fast_path_gives_check_turnsverdict(preset: str) -> None:
     rules, turns = _committed_turns(preset, games=8)
     rng = random.Random(preset)
     answered = legal = refused = witnessed = 0
     for turn in turns:
         for before, rack, after, opened in _variants(rules, turn, rng):
-            full = _verdict(check_turn, before, rack, after, rules, opened)
-            assert _verdict(_exhaustive, before, rack, after, rules, opened) == full, \
+            full = verdict(check_turn, before, rack, after, rules, opened)
+            assert verdict(exhaustive, before, rack, after, rules, opened) == full, \
                 (str(before), str(rack), str(after), opened)
             fast = _fast_turn(before, rack, after, rules, opened)
             if fast is not None:
                 answered += 1
                 assert full == ("legal", str(fast)), (str(before), str(rack), str(after), opened)
-            assert _verdict(check_committed, before, rack, after, rules, opened) == full
+            assert verdict(check_committed, before, rack, after, rules, opened) == full
             legal += full[0] == "legal"
             refused += full[0] == "refused"
             if rules.joker_retrieval != "free" and before.tiles() <= after.tiles():
@@ -114,8 +97,8 @@ def test_fast_path_leaves_joker_moves_to_the_full_check() -> None:
     after = Table.parse("K9 B9 O9 | R5 J R7 | R8 R9 J")
     rack = TileSet.parse("R8 R9")
     assert _fast_turn(before, rack, after, rules, True) is None
-    assert _verdict(check_committed, before, rack, after, rules, True) == \
-        _verdict(check_turn, before, rack, after, rules, True)
+    assert verdict(check_committed, before, rack, after, rules, True) == \
+        verdict(check_turn, before, rack, after, rules, True)
     # jokers that stay where they were (the run extended, the group unchanged) take the fast path
     after = Table.parse("K9 B9 O9 J | R5 J R7 R8")
     assert str(_fast_turn(before, TileSet.parse("R8"), after, rules, True)) == "R8"
@@ -123,4 +106,4 @@ def test_fast_path_leaves_joker_moves_to_the_full_check() -> None:
     before = Table.parse("K9 B9 J")
     after = Table.parse("K9 B9 O9 J")
     assert str(_fast_turn(before, TileSet.parse("O9"), after, rules, True)) == "O9"
-    assert _verdict(check_turn, before, TileSet.parse("O9"), after, rules, True) == ("legal", "O9")
+    assert verdict(check_turn, before, TileSet.parse("O9"), after, rules, True) == ("legal", "O9")
