@@ -7,6 +7,8 @@ with like; ``extra_info`` records games per second and the mean number of turns.
     PYTHONPATH=python python benchmarks/test_bench_bots.py medium 200 --profile      # where the time goes
     PYTHONPATH=python python benchmarks/test_bench_bots.py hard 20 --cprofile        # cProfile's top functions
     PYTHONPATH=python python benchmarks/test_bench_bots.py table                     # docs/performance.md's table
+    PYTHONPATH=python valgrind --tool=callgrind python benchmarks/test_bench_bots.py medium 40   # instructions
+    (minus the same with 0 games: the imports and two warm-up games)
 
 ``--profile`` times, without a profiler's overhead on every call, the parts of a game (``rummikub.arena.profile_games``,
 also ``rummikub arena --profile``): the search (every call into the core's searches), the legality check of each
@@ -94,4 +96,5 @@ if __name__ == "__main__":  # pragma: no cover - the command-line entry point
         start = time.process_time()
         play_games(bot, n)
         elapsed = time.process_time() - start
-    print(f"four {bot} bots: {n} games in {elapsed:.2f} s CPU = {n / elapsed:.1f} games/s")
+    if n:  # (0 games: the warm-up alone, the baseline of an instruction count)
+        print(f"four {bot} bots: {n} games in {elapsed:.2f} s CPU = {n / elapsed:.1f} games/s")
