@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
@@ -20,7 +20,7 @@ from ..legality import check_meld, check_turn, jokers_witness
 from ..meld import Meld, Table, search_codes
 from ..rules import RuleSet
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
-from ..tiles import Colour, TileSet, core_of, of_core
+from ..tiles import TileSet, core_of, of_core
 
 __all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
 
@@ -56,8 +56,8 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
     tile (their tiles are all in the sets of ``after`` that are not in ``before``: the sets both hold cancel
     out); the tiles added are in the rack (at least one); and either
       * the player had opened (or the rules have no opening threshold), and each table joker of a changed set
-        stays or is taken by the rule (:func:`_jokers_stay_home`, else
-        :func:`~rummikub.legality.jokers_witness`), or the rules let jokers go freely; or
+        stays or is taken by the rule (:func:`~rummikub.legality.jokers_witness` proves it), or the rules let
+        jokers go freely; or
       * the player opens without ``extend_after_opening``: no set of ``before`` changed, the new sets are
         worth the threshold as the table shows them, and hold no joker unless ``joker_in_opening``.
     """
@@ -94,11 +94,8 @@ def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opene
             total += meld._info.value
         return of_core(played) if total >= rules.opening_threshold else None
     if rules.joker_retrieval != "free" and any(meld._info.jokers for meld in gone):
-        # the jokers of the sets both tables hold stay in their own set, so the sets that changed decide whether
-        # all stay; a joker taken may be replaced by a tile of a set that did not change, so the witness looks
-        # at the whole tables
-        if not _jokers_stay_home(gone, added) and (
-                sum(meld._info.jokers for meld in after) > rules.jokers
+        # a joker may stay in, or be replaced from, a set that did not change: the witness reads the whole tables
+        if (sum(meld._info.jokers for meld in after) > rules.jokers
                 or not jokers_witness(before, after, played.codes(), rules)):
             return None
     return of_core(played)
@@ -131,70 +128,6 @@ def _changed(before: Table, after: Table, after_codes: tuple[int, ...]) -> tuple
             left[code] = k - 1
             added.append(meld)
     return gone, added
-
-
-def _jokers_stay_home(before: Iterable[Meld], after: Iterable[Meld]) -> bool:
-    """True when every joker of the sets ``before`` plainly stays where it was among the sets ``after`` (False:
-    not known); :func:`_fast_turn` passes the sets that changed (the jokers of a set both tables hold stay in it).
-
-    Each joker of a run of ``before`` is matched with its own joker of ``after`` standing for the same tile in
-    a run that still holds one of the joker's former neighbours' places (a number of the old run next to it);
-    each group of ``before`` holding jokers is matched with its own group of ``after`` of the same number that
-    holds one of its colours and at least as many jokers, with as many missing colours in common as it has
-    jokers (its jokers stand for those colours before and after). Such jokers were not retrieved under any
-    reading of the joker rule (docs/rules.md §8); the jokers of ``after`` that are not matched are the rack's.
-    """
-    groups: list[tuple[int, int, int, int]] = []  # each group of before with jokers: number, colours, missing, jokers
-    runs: list[tuple[int, int, int, int]] = []  # each run joker of before: colour, number, old run's first, last
-    for meld in before:
-        info = meld._info
-        if info.jokers:
-            kind, colour, first, length, slots, colours = meld._key
-            if kind:
-                groups.append((first, colours, _ALL_COLOURS & ~colours, info.jokers))
-            else:
-                i = 0
-                while slots:
-                    if slots & 1:
-                        runs.append((colour, first + i, first, first + length - 1))
-                    slots >>= 1
-                    i += 1
-    # after's jokers: by the tile they stand for in runs ([first, last, used] of their run), by number in groups
-    homes: dict[tuple[int, int], list[list[int]]] = {}
-    places: dict[int, list[list[int]]] = {}  # [colours, missing, jokers, used] of after's groups with jokers
-    for meld in after:
-        info = meld._info
-        if info.jokers:
-            kind, colour, first, length, slots, colours = meld._key
-            if kind:
-                if groups:
-                    places.setdefault(first, []).append([colours, _ALL_COLOURS & ~colours, info.jokers, 0])
-            elif runs:
-                i = 0
-                while slots:
-                    if slots & 1:
-                        homes.setdefault((colour, first + i), []).append([first, first + length - 1, 0])
-                    slots >>= 1
-                    i += 1
-    for colour, n, a, b in runs:
-        for home in homes.get((colour, n), ()):
-            if not home[2] and ((a < n and home[0] < n) or (n < b and n < home[1])):
-                home[2] = 1
-                break
-        else:
-            return False
-    for n, colours, missing, jokers in groups:
-        for place in places.get(n, ()):
-            if not place[3] and place[0] & colours and place[2] >= jokers and \
-                    bin(place[1] & missing).count("1") >= jokers:
-                place[3] = 1
-                break
-        else:
-            return False
-    return True
-
-
-_ALL_COLOURS: int = (1 << len(Colour)) - 1  # the colours a group's jokers may stand for: those it does not hold
 
 
 def check_committed(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
