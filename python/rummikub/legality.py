@@ -271,6 +271,28 @@ def _max_flow(edges: Iterable[tuple[object, object, int]], source: object, sink:
         flow += push
 
 
+def _is_home(key: tuple[int, ...], colour: int, number: int, run: bool, low: int = 0, high: int = 0) -> bool:
+    """Is the set with meld key ``key`` a home of a joker standing for (``colour``, ``number``), given that it
+    holds that tile's place? The same kind of set, and a former set-mate's place: for the joker of a run
+    [``low``, ``high``], a run of its colour that also holds the number before it (when ``low`` < ``number``) or
+    after it (when ``number`` < ``high``); for a group's joker, any group of its number."""
+    kind, c, first, length = key[:4]
+    if run:
+        last = first + length - 1
+        return (not kind and c == colour and first <= number <= last
+                and ((low < number and first < number) or (number < high and number < last)))
+    return bool(kind) and first == number
+
+
+def _stands_for(key: tuple[int, ...], colour: int, number: int) -> bool:
+    """Can a joker of the set with meld key ``key`` stand for (``colour``, ``number``)? A run's joker in that
+    tile's slot; a group's joker, in a group of that number without that colour."""
+    kind, c, first, length, slots, colours = key[:6]
+    if kind:
+        return first == number and not colours >> colour & 1
+    return c == colour and first <= number < first + length and bool(slots >> (number - first) & 1)
+
+
 class _OldJoker:
     """A joker of the table before the turn, under one reading: the tile it stands for, its set, and (a run's
     joker) the numbers of that run."""
@@ -301,49 +323,29 @@ def _old_readings(before: Table, colours: int) -> list[tuple[_OldJoker, ...]]:
 
 
 class _NewTable:
-    """What the joker rule reads of the table after the turn: each set's kind, colour, numbers, real tiles
-    and jokers (a run's jokers by the tile their slot stands for), and the sets holding each real tile."""
+    """What the joker rule reads of the table after the turn: each set's key (kind, colour, numbers, joker
+    places), real tiles and jokers, and the sets holding each real tile."""
 
     def __init__(self, after: Table) -> None:
         self.melds = list(after)
         self.keys = [m.key for m in self.melds]
         self.holders: dict[Tile, list[int]] = {}
         self.real: list[frozenset[Tile]] = []
-        self.run_slots: dict[tuple[int, Tile], int] = {}  # (set, tile its joker stands for) -> 1
         self.jokers = [m.jokers for m in self.melds]
         for i, m in enumerate(self.melds):
             real = frozenset(t for t in m.tiles if not t.is_joker)
             self.real.append(real)
             for t in real:
                 self.holders.setdefault(t, []).append(i)
-            kind, colour, number, length, mask = self.keys[i][:5]
-            if kind == 0:
-                for k in range(length):
-                    if mask >> k & 1:
-                        self.run_slots[(i, Tile(colour, number + k))] = 1
 
     def is_home(self, j: _OldJoker, i: int) -> bool:
-        """Does set ``i`` hold a former set-mate's place of ``j`` (given that it holds ``j``'s tile)?"""
-        kind, colour, number, length = self.keys[i][:4]
-        n = j.number
-        if j.run:
-            return (kind == 0 and colour == j.colour and number <= n <= number + length - 1
-                    and ((j.low < n and number <= n - 1) or (n < j.high and n + 1 <= number + length - 1)))
-        return kind == 1 and number == n
+        """Is set ``i`` a home of ``j`` (given that it holds ``j``'s tile)?"""
+        return _is_home(self.keys[i], j.colour, j.number, j.run, j.low, j.high)
 
-    def stay_places(self, j: _OldJoker) -> list[tuple[int, bool]]:
-        """The sets where ``j`` may stay: (set, is a group) for each home holding a joker that can stand for
-        ``j``'s tile (a run's slot standing for it; a group of its number without that colour)."""
-        out = []
-        for i, key in enumerate(self.keys):
-            if not self.jokers[i]:
-                continue
-            if j.run:
-                if (i, j.tile) in self.run_slots and self.is_home(j, i):
-                    out.append((i, False))
-            elif key[0] == 1 and key[2] == j.number and not key[5] >> j.colour & 1:
-                out.append((i, True))
-        return out
+    def stay_places(self, j: _OldJoker) -> list[int]:
+        """The sets where ``j`` may stay: each home holding a joker that can stand for ``j``'s tile."""
+        return [i for i, key in enumerate(self.keys)
+                if self.jokers[i] and _stands_for(key, j.colour, j.number) and self.is_home(j, i)]
 
     def replace_places(self, j: _OldJoker) -> list[int]:
         """The sets that hold a real copy of ``j``'s tile in a home of ``j``."""
@@ -357,7 +359,7 @@ def _stay_assignments(new: _NewTable, staying: Sequence[_OldJoker]) -> Iterable[
     seen: set[tuple[tuple[int, int], ...]] = set()
     for choice in itertools.product(*options):
         # a run's slot seats one joker (its tile); a group seats distinct colours, at most its jokers
-        seats = [(i, j.tile) for j, (i, _) in zip(staying, choice)]
+        seats = [(i, j.tile) for j, i in zip(staying, choice)]
         if len(set(seats)) != len(seats):
             continue
         per_set = _counts(i for i, _ in seats)
@@ -461,42 +463,26 @@ def jokers_witness(before: Table, after: Table, played: Iterable[int], rules: Ru
 
     def stay(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
         for i in joker_sets:
-            if (i, code) in seats:
-                continue
-            kind, c, first, length, slots, colours = melds[i]._key
-            if run:
-                last = first + length - 1
-                if kind or c != colour or not first <= number <= last or not slots >> (number - first) & 1:
-                    continue
-                if not ((low < number and first < number) or (number < high and number < last)):
-                    continue
-            elif not kind or first != number or colours >> colour & 1 or seated[i] >= melds[i]._info.jokers:
-                continue
-            seats[(i, code)] = 1
-            seated[i] += 1
-            return True
+            key = melds[i]._key
+            if ((i, code) not in seats and _stands_for(key, colour, number)
+                    and _is_home(key, colour, number, run, low, high) and (run or seated[i] < melds[i]._info.jokers)):
+                seats[(i, code)] = 1
+                seated[i] += 1
+                return True
         return False
 
     def replace(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
         if opening or (sabra and budget.get(code, 0) <= 0):
             return False
         for i, m in enumerate(melds):
-            if (i, code) in replaced:
-                continue
-            kind, c, first, length, slots, colours = m._key
-            if run:
-                last = first + length - 1
-                if kind or c != colour or not first <= number <= last or slots >> (number - first) & 1:
-                    continue
-                if not ((low < number and first < number) or (number < high and number < last)):
-                    continue
-            elif not kind or first != number or not colours >> colour & 1:
-                continue
-            replaced.add((i, code))
-            taken.append((i, code))
-            if sabra:
-                budget[code] -= 1
-            return True
+            key = m._key
+            if ((i, code) not in replaced and _is_home(key, colour, number, run, low, high)
+                    and not _stands_for(key, colour, number)):
+                replaced.add((i, code))
+                taken.append((i, code))
+                if sabra:
+                    budget[code] -= 1
+                return True
         return False
 
     for m in before:
@@ -555,9 +541,7 @@ def _taken_note(j: _OldJoker, before: Table, new: _NewTable) -> str:
     """'the joker standing for R9 moved to another set (J R10 R11), so it counts as taken'."""
     old = before[j.meld]
     for i, m in enumerate(new.melds):
-        if new.jokers[i] and not new.is_home(j, i) and (
-                (i, j.tile) in new.run_slots
-                or (m.key[0] == 1 and m.key[2] == j.number and not m.key[5] >> j.colour & 1)):
+        if new.jokers[i] and not new.is_home(j, i) and _stands_for(new.keys[i], j.colour, j.number):
             return (f"the joker standing for {j.tile} in {old} moved to another set ({m}), so it counts as taken "
                     "even though it stands for the same tile there")
     return (f"the joker standing for {j.tile} in {old} left that set (no joker stands for {j.tile} in it or in the "
