@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from ..action import Action
@@ -263,9 +264,7 @@ def _sub_multisets(rack: TileSet) -> int:
     return total * (run + 1) - 1
 
 
-_NEIGHBOURS: dict[int, tuple[list[tuple[tuple[int, float], ...]], list[tuple[int, ...]]]] = {}
-
-
+@functools.lru_cache(maxsize=None)
 def _neighbours(numbers: int) -> tuple[list[tuple[tuple[int, float], ...]], list[tuple[int, ...]]]:
     """For each tile code (``colour * 16 + number - 1``) under ``numbers`` numbers: its run neighbours with
     their weights (two and one below, one and two above: 0.5, 1, 1, 0.5, those that exist, in that order) and
@@ -275,14 +274,11 @@ def _neighbours(numbers: int) -> tuple[list[tuple[tuple[int, float], ...]], list
     >>> runs[0], groups[0]
     (((1, 1.0), (2, 0.5)), (16, 32, 48))
     """
-    found = _NEIGHBOURS.get(numbers)
-    if found is None:
-        runs: list[tuple[tuple[int, float], ...]] = []
-        groups: list[tuple[int, ...]] = []
-        for code in range(_JOKER):
-            c, n = divmod(code, _STRIDE)  # n: the number minus 1
-            runs.append(tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
-                              if 0 <= m < numbers))
-            groups.append(tuple(oc * _STRIDE + n for oc in range(4) if oc != c))
-        found = _NEIGHBOURS[numbers] = (runs, groups)
-    return found
+    runs: list[tuple[tuple[int, float], ...]] = []
+    groups: list[tuple[int, ...]] = []
+    for code in range(_JOKER):
+        c, n = divmod(code, _STRIDE)  # n: the number minus 1
+        runs.append(tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
+                          if 0 <= m < numbers))
+        groups.append(tuple(oc * _STRIDE + n for oc in range(4) if oc != c))
+    return runs, groups

@@ -130,7 +130,7 @@ class Game:
         else:
             first, method = first_player, "given"
         deck = list(full)
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         racks = []
         size = base.rack_size
         for i in range(players):  # tiles of the set: no check needed
@@ -677,24 +677,6 @@ def _full_tiles(rules: RuleSet) -> tuple[Tile, ...]:
     if tiles is None:
         tiles = _FULL_TILES[key] = tuple(TileSet.full(rules))
     return tiles
-
-
-def _shuffle(rng: random.Random, x: list[Tile]) -> None:
-    """``rng.shuffle(x)``, spelled out: the same swaps from the same random bits (Fisher-Yates, each index
-    drawn by rejection from ``getrandbits``, as CPython's ``Random.shuffle`` does), in a third of the time.
-
-    >>> a, b = list(range(106)), list(range(106))
-    >>> random.Random(7).shuffle(a); _shuffle(random.Random(7), b); a == b
-    True
-    """
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
