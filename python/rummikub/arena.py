@@ -48,8 +48,8 @@ from .cli import add_rules_options, plural, rules_from_args
 from .protocol import FORFEIT_CAUSES, EngineProcess, ExternalPlayerError
 from .rules import DEFAULT_PRESET, RuleSet
 
-__all__ = ["GameResult", "ArenaResult", "GameProfile", "PROFILE_PARTS", "play_game", "run_arena", "profile_games", "wilson_interval", "elo_ratings",
-           "elo_from_score", "add_arena_parser", "arena_main", "derive_seed", "ExternalBot", "EXTERNAL_PREFIX",
+__all__ = ["GameResult", "ArenaResult", "GameProfile", "PROFILE_PARTS", "play_game", "run_arena", "profile_games",
+           "wilson_interval", "elo_ratings", "elo_from_score", "add_arena_parser", "arena_main", "derive_seed", "ExternalBot", "EXTERNAL_PREFIX",
            "FORFEIT_CAUSES", "DEFAULT_MOVE_SECONDS"]
 
 _MAX_TURNS = 5000
@@ -505,15 +505,7 @@ def run_arena(players: Sequence[str], games: int, seed: int = 1, *, preset: str 
     [('medium', 'easy'), ('easy', 'medium')]
     """
     players = tuple(players)
-    rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
-    if not rules.min_players <= len(players) <= rules.max_players:
-        raise RummikubError(f"{plural(len(players), 'player')} ({shorten(', '.join(players), quote=False)}): rules {shorten(rules.name)} allow "
-                            f"{rules.min_players}..{rules.max_players}")
-    for name in dict.fromkeys(players):
-        if not is_external(name):
-            get_bot(name, 0)  # fail early on an unknown bot
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RummikubError(f"games must be a positive int, got {shorten(games)}")
+    rules = _check_line_up(players, games, preset)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RummikubError(f"jobs must be a positive int, got {shorten(jobs)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -601,6 +593,21 @@ class GameProfile:
         return "\n".join(lines)
 
 
+def _check_line_up(players: tuple[str, ...], games: int, preset: str | RuleSet) -> RuleSet:
+    """The rules of ``preset``, once the number of players suits them, every bot named (not ``cmd:``) exists
+    and ``games`` is a positive int; RummikubError otherwise."""
+    rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise RummikubError(f"{plural(len(players), 'player')} ({shorten(', '.join(players), quote=False)}): rules "
+                            f"{shorten(rules.name)} allow {rules.min_players}..{rules.max_players}")
+    for name in dict.fromkeys(players):
+        if not is_external(name):
+            get_bot(name, 0)  # fail early on an unknown bot
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise RummikubError(f"games must be a positive int, got {shorten(games)}")
+    return rules
+
+
 def profile_games(players: Sequence[str], games: int, seed: int = 1,
                   preset: str | RuleSet = DEFAULT_PRESET) -> GameProfile:
     """Plays the tournament's first ``games`` games (as :func:`run_arena` with ``jobs`` 1: the same results)
@@ -627,14 +634,7 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
     if any(is_external(name) for name in players):
         raise RummikubError("profile_games times built-in and registered bots; an external (cmd:) player's time "
                             "is another process's")
-    rules = preset if isinstance(preset, RuleSet) else RuleSet.preset(preset)
-    if not rules.min_players <= len(players) <= rules.max_players:
-        raise RummikubError(f"{plural(len(players), 'player')} ({shorten(', '.join(players), quote=False)}): rules "
-                            f"{shorten(rules.name)} allow {rules.min_players}..{rules.max_players}")
-    for name in dict.fromkeys(players):
-        get_bot(name, 0)  # fail early on an unknown bot
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RummikubError(f"games must be a positive int, got {shorten(games)}")
+    rules = _check_line_up(players, games, preset)
     totals = dict.fromkeys(PROFILE_PARTS, 0.0)
     stack: list[float] = []  # the time spent in timed callees, per active timed call
     clock = time.perf_counter
