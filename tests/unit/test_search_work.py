@@ -19,15 +19,8 @@ from rummikub import RuleSet, SearchLimitError, TileSet, _core
 from rummikub.search import arrange, plays, solve
 from rummikub.tiles import core_of
 
-# Programme states summed over the positions of each case when the budgets were last set (2026-11-30, when
-# dominance became a matching over whole nodes; before, a node was only compared with the one-step weakenings of
-# another: small 14,575, medium 40,987, large 79,838, the 160-tile set 114,967 and plays 306,710. At c9d9d8b,
-# earlier that day, the solve cases took small 33,676, medium 98,782 and large 161,163 states; before
-# free jokers became alike in the programme and the retrieval rule was first relaxed, small 19,446, medium
-# 65,110, large 90,270 and the 160-tile set 476,151, then 123,198 before its sub-unit passes at every level;
-# 114,518 before a dominance rule that cost more lookups than the states it saved was dropped; small 16,029,
-# medium 44,303, large 81,581 and the 160-tile set 115,170 before rack tiles that need a joker were bounded by
-# what the jokers can reach and every input of a position deepened under one floor).
+# Programme states summed over the positions of each case, plus 2%. How each budget moved, and why, is in the
+# git log of this file.
 BUDGETS = {
     "solve small": 13_095,
     "solve medium": 37_894,  # the joker home rule: one position's best play became illegal, one needs more runs
