@@ -3,6 +3,9 @@
 #include "jokers.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <numeric>
 
 #include "opening.h"
 
@@ -66,7 +69,10 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     per_meld.push_back(std::move(options));
   }
   std::vector<size_t> pick(per_meld.size(), 0);
-  std::vector<std::vector<uint8_t>> seen;
+  const size_t first = out.size();  // (the inputs this call lists, compared for duplicates)
+  size_t combinations = 1;
+  for (const auto& options : per_meld) combinations *= options.size();
+  out.reserve(first + combinations);  // (an input is a few kilobytes: no copies as the list grows)
   while (true) {
     Input in = base;
     int need[kCodes] = {0};
@@ -106,18 +112,14 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       in.mode.retrieval_rule = retrieved > 0;
       in.mode.rack_needed = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
       finish_mode(in);
-      // Skip inputs equal to one already listed (different readings can coincide).
-      const auto* staying = reinterpret_cast<const uint8_t*>(in.staying);
-      const auto* rack_min = reinterpret_cast<const uint8_t*>(in.rack_min);
-      const auto* demand = reinterpret_cast<const uint8_t*>(in.demand);
-      std::vector<uint8_t> sig(staying, staying + sizeof in.staying);
-      sig.insert(sig.end(), rack_min, rack_min + sizeof in.rack_min);
-      sig.insert(sig.end(), demand, demand + sizeof in.demand);
-      sig.push_back(static_cast<uint8_t>(in.table_jokers));
-      if (std::find(seen.begin(), seen.end(), sig) == seen.end()) {
-        seen.push_back(sig);
-        out.push_back(in);
-      }
+      // Skip inputs equal to one already listed (different readings can coincide): they differ from `base` only
+      // in their staying jokers, forced rack tiles, demands and free table jokers, compared bytewise.
+      auto same = [&](const Input& o) {
+        return o.table_jokers == in.table_jokers && std::memcmp(o.staying, in.staying, sizeof in.staying) == 0 &&
+               std::memcmp(o.rack_min, in.rack_min, sizeof in.rack_min) == 0 &&
+               std::memcmp(o.demand, in.demand, sizeof in.demand) == 0;
+      };
+      if (std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), same)) out.push_back(in);
     }
     size_t i = 0;
     while (i < pick.size() && ++pick[i] == per_meld[i].size()) pick[i++] = 0;
@@ -258,9 +260,17 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
     joker_inputs(table, base, rules, !opening, joker_options);
     // Keeping every joker is the cheapest run and gives the others a floor. Then the most retrieved jokers
     // first: they most often play the most tiles, and a high key found early prunes the runs after it.
-    std::stable_sort(joker_options.begin(), joker_options.end(), [](const Input& x, const Input& y) {
-      return (x.table_jokers == 0) != (y.table_jokers == 0) ? x.table_jokers == 0 : x.table_jokers > y.table_jokers;
+    // (Sorted by index and then copied once: a stable sort of the inputs themselves copies each several times.)
+    std::vector<size_t> order(joker_options.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const int x = joker_options[a].table_jokers, y = joker_options[b].table_jokers;
+      return (x == 0) != (y == 0) ? x == 0 : x > y;
     });
+    std::vector<Input> sorted;
+    sorted.reserve(order.size());
+    for (size_t k : order) sorted.push_back(joker_options[k]);
+    joker_options.swap(sorted);
   }
   if (!opening) {
     for (Input& in : joker_options) prepare(in);
