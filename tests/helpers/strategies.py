@@ -82,21 +82,48 @@ def _random_meld(rng: random.Random, rules: RuleSet, left: Counter[Tile]) -> Mel
     return meld
 
 
+def _joker_moved(rng: random.Random, rules: RuleSet, before: Table, left: Counter[Tile]) -> tuple[Table, TileSet]:
+    """``before`` with one table joker moved out of its set into a new run beside two new tiles of the colour
+    of the tile it stood for (``J R8 R9`` for R7): the joker keeps its tile but, most often, leaves its homes;
+    and those two tiles. ``before`` and no tiles when no joker can move so."""
+    for index in rng.sample(range(len(before)), len(before)):
+        meld = before[index]
+        rest = list(meld.tiles)
+        if not meld.jokers:
+            continue
+        rest.remove(JOKER)
+        kept = arrange(TileSet(rest), rules)
+        stood = rng.choice(sorted(next(c for i, c in before.joker_slots() if i == index)))
+        colour, number = stood.colour, stood.number
+        pair = ([Tile(colour, number + 1), Tile(colour, number + 2)] if number + 2 <= rules.numbers
+                else [Tile(colour, number - 2), Tile(colour, number - 1)])
+        if kept is None or any(left[t] < 1 for t in pair) or pair[0] == pair[1]:
+            continue
+        left.subtract(pair)
+        run = Meld.parse(" ".join(map(str, [JOKER, *pair] if pair[0].number > number else [*pair, JOKER])), rules)
+        others = [m for i, m in enumerate(before) if i != index]
+        return Table([*others, *kept, run]), TileSet(pair)
+    return before, TileSet()
+
+
 @st.composite
 def turns(draw: st.DrawFn, rules: RuleSet) -> Turn:
     """A turn (table before, rack, table after, opened) under ``rules``: a table of random sets with many
     jokers, a rack from the tiles left, and an after table that is a legal play from the search, or the
     before table and some rack tiles arranged afresh (jokers move, often illegally), or the before table with
-    new sets of rack tiles, or one of these with a set left out (table tiles leave the table)."""
+    new sets of rack tiles, or a table joker moved into a new run beside two rack tiles, or one of these with a
+    set left out (table tiles leave the table); now and then the rack loses a tile (the played tiles are then
+    not all on it)."""
     rng = draw(st.randoms(use_true_random=True))  # the usual distributions: a shrunk one rarely makes sets
     left = Counter(TileSet.full(rules).tiles())
     melds = [m for m in (_random_meld(rng, rules, left) for _ in range(rng.randint(0, 5))) if m is not None]
     before = Table(melds)
     sets = [m for m in (_random_meld(rng, rules, left) for _ in range(rng.randint(1, 3))) if m is not None]
     loose = rng.sample(list(left.elements()), rng.randint(0 if sets else 1, 4))
+    left.subtract(loose)
     rack = TileSet([t for m in sets for t in m.tiles] + loose)
     opened = rng.random() < 0.7
-    kind = rng.randrange(4)
+    kind = rng.randrange(5)
     after: Table | None = None
     if kind == 0:
         try:
@@ -112,7 +139,14 @@ def turns(draw: st.DrawFn, rules: RuleSet) -> Turn:
     if after is None:
         new = arrange(TileSet(placed), rules)
         after = before + (new if new is not None else Table(sets[:1]))
+    if kind == 4:
+        after, extra = _joker_moved(rng, rules, before, left)
+        rack = rack | extra
     if kind == 3 and len(after) > 1:
         drop = rng.randrange(len(after))
         after = Table([m for i, m in enumerate(after) if i != drop])
+    if rng.random() < 0.15:  # a tile gone from the rack: the played tiles may not all be there
+        kept = list(rack)
+        del kept[rng.randrange(len(kept))]
+        rack = TileSet(kept)
     return before, rack, after, opened
