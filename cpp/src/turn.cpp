@@ -169,7 +169,9 @@ bool jokers_witness(const std::vector<Meld>& before, const std::vector<Meld>& af
     if (k_jokers == 0) continue;
     // this group's reading: its jokers stand for distinct missing colours, each the first that fits
     std::array<bool, kMaxColours> missing{};
-    for (int c = 0; c < rules.p.colours && c < kMaxColours; ++c) missing[static_cast<size_t>(c)] = ((m.colours >> c) & 1u) == 0;
+    for (int c = 0; c < rules.p.colours && c < kMaxColours; ++c) {
+      missing[static_cast<size_t>(c)] = ((m.colours >> c) & 1u) == 0;
+    }
     for (int j = 0; j < k_jokers; ++j) {
       int chosen = -1;
       for (int c = 0; c < kMaxColours && chosen < 0; ++c) {

@@ -1,6 +1,7 @@
 """The fast paths of a turn (issue 5) give the same answers as the slow ones: the joker shortcut and the core's
-joker witness in check_turn, the core's quick check of the game's check_committed, remembered meld verdicts (per rule set), the shared per-meld data and its bounded caches, the
-per-viewer history copies and the draft made on first use."""
+joker witness in check_turn, the core's quick check of the game's check_committed, remembered meld verdicts
+(per rule set), the shared per-meld data and its bounded caches, the per-viewer history copies and the draft
+made on first use."""
 
 from __future__ import annotations
 
