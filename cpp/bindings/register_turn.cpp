@@ -21,11 +21,15 @@ using Codes = py::typing::Tuple<py::int_, py::ellipsis>;  // meld codes, one per
 
 // Decodes a tuple of meld codes; false when an item is not an int or stands for no meld. Reads the tuple with
 // the C API: this runs twice per committed turn, and a list caster would cost more than the check itself.
+// (PyLong_AsLongLongAndOverflow reads a code's two 30-bit digits directly; PyLong_AsLongLong goes through a
+// byte array for any int past one digit, which cost more than decoding the meld.)
 bool melds_of(const Codes& codes, std::vector<Meld>& out) {
   const py::ssize_t n = PyTuple_GET_SIZE(codes.ptr());
   out.resize(static_cast<size_t>(n));
   for (py::ssize_t i = 0; i < n; ++i) {
-    const long long code = PyLong_AsLongLong(PyTuple_GET_ITEM(codes.ptr(), i));
+    int overflow = 0;
+    const long long code = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(codes.ptr(), i), &overflow);
+    if (overflow != 0) return false;
     if (code == -1 && PyErr_Occurred() != nullptr) {
       PyErr_Clear();
       return false;

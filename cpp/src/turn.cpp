@@ -48,33 +48,59 @@ void for_each_real(const Meld& m, const F& f) {
   }
 }
 
-using Place = std::pair<int, int>;  // (set of `after`, tile code)
+// The witness keeps its state in fixed arrays (no allocation: it runs on most turns that touch a joker's set).
+// A rule set has at most kMaxJokers jokers, so a real table never comes near these bounds; a table past them
+// gets "cannot tell", which is always a safe answer.
+constexpr int kMaxOldJokers = 16;   // jokers of `before`, each seated or replaced once
+constexpr int kMaxJokerSets = 16;   // sets of `after` holding jokers
 
-bool has(const std::vector<Place>& places, int set, int code) {
-  return std::find(places.begin(), places.end(), Place{set, code}) != places.end();
-}
+struct Place {  // (set of `after`, tile code)
+  int set = 0;
+  int code = 0;
+};
+
+template <size_t N>
+struct Places {
+  std::array<Place, N> at{};
+  int size = 0;
+  bool has(int set, int code) const {
+    for (int k = 0; k < size; ++k) {
+      if (at[static_cast<size_t>(k)].set == set && at[static_cast<size_t>(k)].code == code) return true;
+    }
+    return false;
+  }
+  void add(int set, int code) { at[static_cast<size_t>(size++)] = Place{set, code}; }
+};
+
+struct JokerSet {  // a set of `after` holding jokers
+  int set = 0;
+  int jokers = 0;  // its jokers
+  int seated = 0;  // the old jokers seated on its joker places
+};
 
 // The state of the greedy witness: which joker places of `after` are taken by staying jokers, which real
 // tiles replace taken jokers, and the rack's real copies not yet counted.
 struct Witness {
   const std::vector<Meld>& after;
-  bool opening;
-  bool sabra;  // ReplaceFromRack: the replacing tile comes from the rack, and a freed joker's set needs 2
-  std::vector<int> joker_sets;    // the sets of `after` holding jokers, in order
-  std::vector<int> jokers;        // per set of `after`: its jokers
-  std::vector<int> seated;        // per set of `after`: the old jokers seated on its joker places
-  std::vector<Place> seats;       // (set, tile) of each seated joker: one joker stands for one tile
-  std::vector<Place> replaced;    // (set, tile) of the real tiles that replace taken jokers
+  bool opening = false;
+  bool sabra = false;  // ReplaceFromRack: the replacing tile comes from the rack, and a freed joker's set needs 2
+  std::array<JokerSet, kMaxJokerSets> joker_sets{};  // in the order of `after`
+  int joker_set_count = 0;
+  Places<kMaxOldJokers> seats;     // (set, tile) of each seated joker: one joker stands for one tile
+  Places<kMaxOldJokers> replaced;  // (set, tile) of the real tiles that replace taken jokers
   std::array<int, kCodes> budget{};  // the rack's real copies not yet counted
+
+  explicit Witness(const std::vector<Meld>& a) : after(a) {}
 
   // The old joker stays: the first joker place of a home that can stand for its tile and is free.
   bool stay(int code, int colour, int number, int low, int high, bool run) {
-    for (int i : joker_sets) {
-      const Meld& m = after[static_cast<size_t>(i)];
-      if (!has(seats, i, code) && stands_for(m, colour, number) && is_home(m, colour, number, run, low, high) &&
-          (run || seated[static_cast<size_t>(i)] < jokers[static_cast<size_t>(i)])) {
-        seats.emplace_back(i, code);
-        ++seated[static_cast<size_t>(i)];
+    for (int k = 0; k < joker_set_count; ++k) {
+      JokerSet& js = joker_sets[static_cast<size_t>(k)];
+      const Meld& m = after[static_cast<size_t>(js.set)];
+      if (!seats.has(js.set, code) && stands_for(m, colour, number) && is_home(m, colour, number, run, low, high) &&
+          (run || js.seated < js.jokers)) {
+        seats.add(js.set, code);
+        ++js.seated;
         return true;
       }
     }
@@ -89,8 +115,8 @@ struct Witness {
       const Meld& m = after[i];
       const int set = static_cast<int>(i);
       // a home holding the tile's place, and not as a joker: it holds the real tile
-      if (!has(replaced, set, code) && is_home(m, colour, number, run, low, high) && !stands_for(m, colour, number)) {
-        replaced.emplace_back(set, code);
+      if (!replaced.has(set, code) && is_home(m, colour, number, run, low, high) && !stands_for(m, colour, number)) {
+        replaced.add(set, code);
         if (sabra) --budget[static_cast<size_t>(code)];
         return true;
       }
@@ -99,24 +125,31 @@ struct Witness {
   }
 };
 
-// Can the freed jokers go `split[k]` to the open set `open_sets[k]`, each of those sets then holding r rack
-// tiles? The joker places left open count (the rack's jokers), and so do (ReplaceFromRack) the taken jokers'
-// replacing tiles in that set; real tiles count when the rack still has a copy, each copy once, first fit.
-bool split_fits(const Witness& w, const std::vector<int>& open_sets, const std::vector<int>& open,
-                const std::vector<int>& split, int r) {
+// The joker sets with open places (joker places no staying joker took), and how many freed jokers each gets.
+struct Split {
+  std::array<int, kMaxJokerSets> sets{};  // indices into Witness::joker_sets
+  std::array<int, kMaxJokerSets> open{};  // open places
+  std::array<int, kMaxJokerSets> freed{};
+  int size = 0;
+};
+
+// Can the freed jokers go as `split` says, each of their sets then holding r rack tiles? The joker places left
+// open count (the rack's jokers), and so do (ReplaceFromRack) the taken jokers' replacing tiles in that set;
+// real tiles count when the rack still has a copy, each copy once, first fit.
+bool split_fits(const Witness& w, const Split& split, int r) {
   std::array<int, kCodes> left = w.budget;
-  for (size_t k = 0; k < open_sets.size(); ++k) {
-    const int f = split[k];
+  for (int k = 0; k < split.size; ++k) {
+    const int f = split.freed[static_cast<size_t>(k)];
     if (f == 0) continue;
-    const int i = open_sets[k];
-    int have = open[k] - f;
+    const int i = w.joker_sets[static_cast<size_t>(split.sets[static_cast<size_t>(k)])].set;
+    int have = split.open[static_cast<size_t>(k)] - f;
     if (w.sabra) {
-      for (const Place& p : w.replaced) have += p.first == i;
+      for (int p = 0; p < w.replaced.size; ++p) have += w.replaced.at[static_cast<size_t>(p)].set == i;
     }
     for_each_real(w.after[static_cast<size_t>(i)], [&](int code) {
       if (have >= r) return;
       int& n = left[static_cast<size_t>(code)];
-      if (n > 0 && (!w.sabra || !has(w.replaced, i, code))) {
+      if (n > 0 && (!w.sabra || !w.replaced.has(i, code))) {
         --n;
         ++have;
       }
@@ -126,16 +159,15 @@ bool split_fits(const Witness& w, const std::vector<int>& open_sets, const std::
   return true;
 }
 
-// Is there a way to put `freed` jokers on the open places (open[k] at most in set open_sets[k]) that
+// Is there a way to put `freed` jokers on the open places (split.open[k] at most in the k-th open set) that
 // split_fits accepts? Every split is tried (at most 4 jokers on at most 4 sets under the search's rules).
-bool some_split_fits(const Witness& w, const std::vector<int>& open_sets, const std::vector<int>& open,
-                     std::vector<int>& split, size_t k, int freed, int r) {
-  if (k == open_sets.size()) return freed == 0 && split_fits(w, open_sets, open, split, r);
-  for (int f = 0; f <= std::min(open[k], freed); ++f) {
-    split[k] = f;
-    if (some_split_fits(w, open_sets, open, split, k + 1, freed - f, r)) return true;
+bool some_split_fits(const Witness& w, Split& split, int k, int freed, int r) {
+  if (k == split.size) return freed == 0 && split_fits(w, split, r);
+  for (int f = 0; f <= std::min(split.open[static_cast<size_t>(k)], freed); ++f) {
+    split.freed[static_cast<size_t>(k)] = f;
+    if (some_split_fits(w, split, k + 1, freed - f, r)) return true;
   }
-  split[k] = 0;
+  split.freed[static_cast<size_t>(k)] = 0;
   return false;
 }
 
@@ -143,15 +175,26 @@ bool some_split_fits(const Witness& w, const std::vector<int>& open_sets, const 
 
 bool jokers_witness(const std::vector<Meld>& before, const std::vector<Meld>& after, const TileSet& played,
                     const SearchRules& rules, bool opening) {
-  Witness w{after, opening, rules.policy == JokerPolicy::ReplaceFromRack, {}, {}, {}, {}, {}, {}};
-  w.jokers.resize(after.size());
-  w.seated.assign(after.size(), 0);
+  Witness w(after);
+  w.opening = opening;
+  w.sabra = rules.policy == JokerPolicy::ReplaceFromRack;
+  int old_jokers = 0;
+  for (const Meld& m : before) old_jokers += m.jokers();
+  if (old_jokers > kMaxOldJokers) return false;
   for (size_t i = 0; i < after.size(); ++i) {
-    w.jokers[i] = after[i].jokers();
-    if (w.jokers[i] != 0) w.joker_sets.push_back(static_cast<int>(i));
+    const int jokers = after[i].jokers();
+    if (jokers == 0) continue;
+    if (w.joker_set_count == kMaxJokerSets) return false;
+    w.joker_sets[static_cast<size_t>(w.joker_set_count++)] = JokerSet{static_cast<int>(i), jokers, 0};
   }
-  if (w.joker_sets.empty()) return false;  // the old jokers are still on the table, in no set: not a reading
-  for (int code = 0; code < kCodes; ++code) w.budget[static_cast<size_t>(code)] = played.count(code);
+  if (w.joker_set_count == 0) return false;  // the old jokers are still on the table, in no set: not a reading
+  for (int c = 0; c < kMaxColours; ++c) {  // the played real tiles' counts, read nibble by nibble where nonzero
+    for (uint64_t x = played.w[static_cast<size_t>(c)]; x != 0;) {
+      const int nibble = __builtin_ctzll(x) / 4;
+      w.budget[static_cast<size_t>(c * kMaxNumbers + nibble)] = static_cast<int>((x >> (4 * nibble)) & 0xF);
+      x &= ~(uint64_t{0xF} << (4 * nibble));
+    }
+  }
 
   for (const Meld& m : before) {
     if (m.kind == MeldKind::Run) {
@@ -184,20 +227,18 @@ bool jokers_witness(const std::vector<Meld>& before, const std::vector<Meld>& af
       missing[static_cast<size_t>(chosen)] = false;
     }
   }
-  if (w.replaced.empty()) return true;  // every old joker stays
+  if (w.replaced.size == 0) return true;  // every old joker stays
 
   // the freed jokers: on the joker places left open, each of their sets holding r rack tiles
-  const int r = w.sabra ? 2 : 1;
-  std::vector<int> open_sets, open;
-  for (int i : w.joker_sets) {
-    const int left = w.jokers[static_cast<size_t>(i)] - w.seated[static_cast<size_t>(i)];
-    if (left > 0) {
-      open_sets.push_back(i);
-      open.push_back(left);
+  Split split;
+  for (int k = 0; k < w.joker_set_count; ++k) {
+    const JokerSet& js = w.joker_sets[static_cast<size_t>(k)];
+    if (js.jokers > js.seated) {
+      split.sets[static_cast<size_t>(split.size)] = k;
+      split.open[static_cast<size_t>(split.size++)] = js.jokers - js.seated;
     }
   }
-  std::vector<int> split(open_sets.size(), 0);
-  return some_split_fits(w, open_sets, open, split, 0, static_cast<int>(w.replaced.size()), r);
+  return some_split_fits(w, split, 0, w.replaced.size, w.sabra ? 2 : 1);
 }
 
 bool fast_turn(const std::vector<Meld>& before, const TileSet& rack, const std::vector<Meld>& after,
