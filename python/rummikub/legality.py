@@ -4,7 +4,8 @@
 re-checker of the search (``docs/search-semantics.md`` is its contract, rule by rule). It never asks the
 C++ search for its verdict on a turn: meld validity and the best reading of a meld come from the core
 (:class:`~rummikub.meld.Meld`, :func:`best_value`), the most an opening's own tiles can score from the core's
-search (:func:`best_opening`), the rest is small exhaustive Python.
+search (:func:`best_opening`), a quick proof that a turn keeps the joker rule from the core's turn check
+(:func:`jokers_witness`, which never refuses), the rest is small exhaustive Python.
 
 >>> from rummikub import RuleSet, Table, TileSet
 >>> rules = RuleSet.preset("classic")
