@@ -9,4 +9,5 @@ PYBIND11_MODULE(_core, m) {
   register_tiles(m);
   register_meld(m);
   register_search(m);
+  register_turn(m);
 }

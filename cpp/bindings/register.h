@@ -19,6 +19,7 @@ void register_errors(py::module_& m);
 void register_tiles(py::module_& m);
 void register_meld(py::module_& m);
 void register_search(py::module_& m);
+void register_turn(py::module_& m);
 
 // The classes of rummikub._errors a binding raises (all under RummikubError, a ValueError).
 enum class ErrorKind { Rummikub, InvalidTile, InvalidMeld, TileCount, SearchLimit };

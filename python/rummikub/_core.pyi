@@ -9,7 +9,7 @@ import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'check_position', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
+__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -324,6 +324,14 @@ def best_meld_value(tiles: TileSet, params: Params) -> int:
 def check_position(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, limit: int | None = None) -> None:
     """
     Checks a position and a limit as solve and all_plays do (InvalidMeldError, TileCountError, RummikubError), without searching.
+    """
+def fast_turn(before: tuple[int, ...], rack: TileSet, after: tuple[int, ...], rules: SearchRules, opened: bool) -> TileSet | None:
+    """
+    The rack tiles played when the turn before -> after (tables as meld codes) is legal by the quick check, or None when it cannot tell (then the exhaustive check decides).
+    """
+def jokers_witness(before: tuple[int, ...], after: tuple[int, ...], played: TileSet, rules: SearchRules, opening: bool) -> bool:
+    """
+    True when a greedy look proves the joker rule holds for the turn before -> after (tables as meld codes, played the rack tiles placed); False says nothing.
     """
 def make_meld(kind: MeldKind, colour: typing.SupportsInt | typing.SupportsIndex, number: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex, joker_slots: typing.SupportsInt | typing.SupportsIndex, colours: typing.SupportsInt | typing.SupportsIndex, params: Params) -> Meld:
     """

@@ -4,7 +4,8 @@
 re-checker of the search (``docs/search-semantics.md`` is its contract, rule by rule). It never asks the
 C++ search for its verdict on a turn: meld validity and the best reading of a meld come from the core
 (:class:`~rummikub.meld.Meld`, :func:`best_value`), the most an opening's own tiles can score from the core's
-search (:func:`best_opening`), the rest is small exhaustive Python.
+search (:func:`best_opening`), a quick proof that a turn keeps the joker rule from the core's turn check
+(:func:`jokers_witness`, which never refuses), the rest is small exhaustive Python.
 
 >>> from rummikub import RuleSet, Table, TileSet
 >>> rules = RuleSet.preset("classic")
@@ -52,9 +53,9 @@ from typing import TypeVar
 
 from . import _core, _memo
 from ._errors import IllegalMoveError, InvalidMeldError
-from .meld import Meld, Table
+from .meld import Meld, Table, search_codes
 from .rules import RuleSet
-from .search import Play, solve
+from .search import Play, _search_rules, solve
 from .tiles import JOKER, Tile, TileSet, core_of
 
 __all__ = ["Reason", "check_turn", "best_value", "opening_value", "best_opening", "illegal", "check_meld"]
@@ -217,8 +218,8 @@ def _opening_value_cached(tiles: TileSet, rules: RuleSet) -> int:
 # stays on the first free seat of a home, else takes the first free place of a real copy of its tile in a home;
 # the freed jokers go where the rack's tiles, counted once, suffice): O(jokers x sets) work. When it finds a
 # way the turn is legal and nothing else is needed; when it does not, the enumeration above decides and words
-# the refusal, so verdicts and messages are those of the enumeration alone. The game's check_committed
-# (game/legal.py) uses the same witness on its fast path.
+# the refusal, so verdicts and messages are those of the enumeration alone. The witness is the core's
+# (cpp/src/turn.cpp), and the game's check_committed (game/legal.py) uses it on its fast path, also in the core.
 
 
 _K = TypeVar("_K")
@@ -427,114 +428,28 @@ def _jokers_stay(before: Table, after: Table) -> bool:
     return True
 
 
-_STRIDE: int = _core.MAX_NUMBERS  # a tile's code is colour * _STRIDE + number - 1
-_JOKER_CODE: int = _core.JOKER
-
-
 def jokers_witness(before: Table, after: Table, played: Iterable[int], rules: RuleSet, *,
                    opening: bool = False) -> bool:
-    """True when a quick greedy look finds one legal way to read the turn ``before -> after`` under the joker
-    rule (``replace`` or ``replace_from_rack``, see the comment above): a reading of the old table's jokers in
-    which each either stays (a joker of ``after`` stands for its tile in one of its homes, on a seat of its own)
-    or, unless ``opening``, is taken (its own real copy of the tile in one of its homes, the freed joker on a
-    joker place of ``after`` in a set holding enough rack tiles, the rack's copies counted once). ``played``
-    holds the codes of the rack tiles played, with repeats.
+    """True when a quick greedy look (the core's, ``_core.jokers_witness``; cpp/include/rummikub/turn.h) finds
+    one legal way to read the turn ``before -> after`` under the joker rule (``replace`` or
+    ``replace_from_rack``, see the comment above): a reading of the old table's jokers in which each either
+    stays (a joker of ``after`` stands for its tile in one of its homes, on a seat of its own) or, unless
+    ``opening``, is taken (its own real copy of the tile in one of its homes, the freed joker on a joker place
+    of ``after`` in a set holding enough rack tiles, the rack's copies counted once). ``played`` holds the
+    codes of the rack tiles played, with repeats.
 
     Every choice is made greedily, first fit, so False says nothing (the exhaustive :func:`_check_jokers`
     decides); True is a witness, so it agrees with that check. Cost: O(jokers x sets of ``after``).
+
+    >>> rules = RuleSet()
+    >>> before, after = Table.parse("R5 J R7"), Table.parse("R5 R6 R7 | R8 J R10")
+    >>> jokers_witness(before, after, [t.code for t in TileSet.parse("R6 R8 R10")], rules)
+    True
+    >>> jokers_witness(before, after, [t.code for t in TileSet.parse("R6 R8 R10")], rules, opening=True)
+    False
     """
-    stride = _STRIDE
-    melds = after._melds
-    seats: dict[tuple[int, int], int] = {}  # (set, tile code) -> 1: a joker of after seated for that tile
-    joker_sets: list[int] = []  # the sets of after holding jokers
-    for i, m in enumerate(melds):
-        if m._info.jokers:
-            joker_sets.append(i)
-    if not joker_sets:
-        return False
-    seated = dict.fromkeys(joker_sets, 0)
-    replaced: set[tuple[int, int]] = set()  # (set, tile code) places of the real tiles that replace taken jokers
-    taken: list[tuple[int, int]] = []  # per taken joker: its replacing place (set, tile code)
-    sabra = rules.joker_retrieval == "replace_from_rack"
-    budget: dict[int, int] = {}  # the rack's real copies not yet counted
-    for code in played:
-        if code != _JOKER_CODE:
-            budget[code] = budget.get(code, 0) + 1
-
-    def stay(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
-        for i in joker_sets:
-            key = melds[i]._key
-            if ((i, code) not in seats and _stands_for(key, colour, number)
-                    and _is_home(key, colour, number, run, low, high) and (run or seated[i] < melds[i]._info.jokers)):
-                seats[(i, code)] = 1
-                seated[i] += 1
-                return True
-        return False
-
-    def replace(code: int, colour: int, number: int, low: int, high: int, run: bool) -> bool:
-        if opening or (sabra and budget.get(code, 0) <= 0):
-            return False
-        for i, m in enumerate(melds):
-            key = m._key
-            if ((i, code) not in replaced and _is_home(key, colour, number, run, low, high)
-                    and not _stands_for(key, colour, number)):
-                replaced.add((i, code))
-                taken.append((i, code))
-                if sabra:
-                    budget[code] -= 1
-                return True
-        return False
-
-    for m in before:
-        info = m._info
-        if not info.jokers:
-            continue
-        kind, colour, first, length, slots, colours = m._key
-        if not kind:
-            last = first + length - 1
-            for k in range(length):
-                if slots >> k & 1:
-                    n = first + k
-                    code = colour * stride + n - 1
-                    if not (stay(code, colour, n, first, last, True) or replace(code, colour, n, first, last, True)):
-                        return False
-            continue
-        free = [c for c in range(rules.colours) if not colours >> c & 1]  # this group's reading: distinct colours
-        for _ in range(info.jokers):
-            for c in free:
-                if stay(c * stride + first - 1, c, first, 0, 0, False):
-                    break
-            else:
-                for c in free:
-                    if replace(c * stride + first - 1, c, first, 0, 0, False):
-                        break
-                else:
-                    return False
-            free.remove(c)
-    if not taken:
-        return True
-    # the freed jokers: on the joker places left open, each of their sets holding r rack tiles (the rack's
-    # jokers on the open places that no freed joker takes count, and real tiles the rack's copies may be)
-    r = 2 if sabra else 1
-    open_places = {i: melds[i]._info.jokers - seated[i] for i in joker_sets if melds[i]._info.jokers > seated[i]}
-    splits = [{i: 1} for i in open_places] if len(taken) == 1 else _freed_splits(open_places, len(taken))
-    for split in splits:
-        left = dict(budget)
-        for i, f in split.items():
-            have = open_places[i] - f
-            if sabra:
-                have += sum(1 for s, _ in taken if s == i)
-            for code in melds[i]._info.codes:
-                if have >= r:
-                    break
-                if left.get(code, 0) > 0 and (not sabra or (i, code) not in replaced):
-                    left[code] -= 1
-                    have += 1
-            if have < r:
-                break
-        else:
-            return True
-    return False
+    return bool(_core.jokers_witness(search_codes(before), search_codes(after), _core.TileSet(list(played)),
+                                     _search_rules(rules), opening))
 
 
 def _taken_note(j: _OldJoker, before: Table, new: _NewTable) -> str:

@@ -1,11 +1,13 @@
-"""The Python fast paths of a turn (issue 5) give the same answers as the slow ones: the joker shortcut of
-check_turn, remembered meld verdicts (per rule set), the shared per-meld data and its bounded caches, the
-per-viewer history copies and the draft made on first use."""
+"""The fast paths of a turn (issue 5) give the same answers as the slow ones: the joker shortcut and the core's
+joker witness in check_turn, the core's quick check of the game's check_committed, remembered meld verdicts
+(per rule set), the shared per-meld data and its bounded caches, the per-viewer history copies and the draft
+made on first use."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -15,13 +17,15 @@ import rummikub.meld as meld_module
 from rummikub import Game, IllegalMoveError, Meld, RuleSet, Table, TileCountError, TileSet, _memo
 from rummikub.bots import get_bot
 from rummikub.game import PlayerView
+from rummikub.game.legal import check_committed
 from rummikub.legality import check_turn
 from rummikub.search import Play, SearchStats, arrange, solve
 
 
-def _verdict(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> str:
+def _verdict(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool,
+             check: Callable[..., TileSet] = check_turn) -> str:
     try:
-        return "ok " + str(check_turn(before, rack, after, rules=rules, opened=opened))
+        return "ok " + str(check(before, rack, after, rules=rules, opened=opened))
     except IllegalMoveError as exc:
         return f"{exc.reason}: {exc}"
 
@@ -53,10 +57,13 @@ def _joker_positions(preset: str, seed: int) -> list[tuple[Table, TileSet, Table
 def test_joker_shortcut_agrees_with_the_full_search(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     positions = [pos for seed in (1, 2, 3, 4) for pos in _joker_positions(preset, seed)]
     fast = [_verdict(b, r, a, rules, True) for b, r, a, rules in positions]
-    # Without the shortcut every turn goes through the permutation search over the jokers.
+    committed = [_verdict(b, r, a, rules, True, check_committed) for b, r, a, rules in positions]
+    # Without the shortcut and the witness every turn goes through the permutation search over the jokers.
     monkeypatch.setattr(legality, "_jokers_stay", lambda table_jokers, after_jokers: False)
+    monkeypatch.setattr(legality, "jokers_witness", lambda *args, **kwargs: False)
     slow = [_verdict(b, r, a, rules, True) for b, r, a, rules in positions]
     assert fast == slow
+    assert committed == slow
     refused = {v.split(":")[0] for v in fast if not v.startswith("ok")}
     assert len(positions) > 50 and sum(v.startswith("ok") for v in fast) > 10
     assert refused & {"joker_not_replaced", "joker_replacement_not_from_rack", "freed_joker_without_rack_tiles"}

@@ -1,20 +1,24 @@
-"""The fast path of the committed turn's legality check (rummikub.game.legal) gives exactly the verdict of
-legality.check_turn, and check_turn's quick joker witness (legality.jokers_witness) exactly the verdict and
-message of its exhaustive joker check: on the turns bots commit in seeded games and on many refused or
-rearranged variants of them (tables rearranged by ``arrange``, which moves jokers; tiles taken off the table;
-tiles not on the rack; the opening rule; nothing played), under every joker policy."""
+"""The fast path of the committed turn's legality check (rummikub.game.legal: the core's quick check,
+cpp/src/turn.cpp) gives exactly the verdict of legality.check_turn, and check_turn's quick joker witness (the
+core's, through legality.jokers_witness) exactly the verdict and message of its exhaustive joker check: on the
+turns bots commit in seeded games and on many refused or rearranged variants of them (tables rearranged by
+``arrange``, which moves jokers; tiles taken off the table; tiles not on the rack; the opening rule; nothing
+played), under every joker policy, and on random turns under every joker policy and opening rule."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from rummikub import RuleSet, Table, TileSet, arrange, legality
 from rummikub.bots import get_bot
 from rummikub.game import Game
 from rummikub.game.legal import _fast_turn, check_committed
 from rummikub.legality import check_turn
+from tests.helpers.strategies import turns
 from tests.helpers.verdicts import exhaustive, verdict
 
 Turn = tuple[Table, TileSet, Table, bool]
@@ -107,3 +111,25 @@ def test_fast_path_leaves_joker_moves_to_the_full_check() -> None:
     after = Table.parse("K9 B9 O9 J")
     assert str(_fast_turn(before, TileSet.parse("O9"), after, rules, True)) == "O9"
     assert verdict(check_turn, before, TileSet.parse("O9"), after, rules, True) == ("legal", "O9")
+
+
+_POLICIES = ("replace", "replace_from_rack", "free")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from(_POLICIES), st.sampled_from([0, 30]), st.booleans(), st.booleans())
+def test_core_check_gives_check_turns_verdict_on_random_turns(data: st.DataObject, policy: str, threshold: int,
+                                                                joker_in_opening: bool, extend: bool) -> None:
+    """On random turns (jokers moved, taken, left out; openings; refusals) under every joker policy and opening
+    rule, the core's quick check answers only with check_turn's played tiles, and check_committed (the core's
+    check, then check_turn) gives check_turn's verdict and message, which is the exhaustive check's."""
+    rules = RuleSet(joker_retrieval=policy, opening_threshold=threshold, joker_in_opening=joker_in_opening,
+                    extend_after_opening=extend)
+    before, rack, after, opened = data.draw(turns(rules))
+    full = verdict(check_turn, before, rack, after, rules, opened)
+    assert verdict(exhaustive, before, rack, after, rules, opened) == full
+    fast = _fast_turn(before, rack, after, rules, opened)
+    if fast is not None:
+        assert full == ("legal", str(fast)), (str(before), str(rack), str(after), opened)
+    assert verdict(check_committed, before, rack, after, rules, opened) == full
+    event("core answered" if fast is not None else "left to check_turn: " + full[0])

@@ -16,137 +16,66 @@ from collections.abc import Iterator
 from .. import _core
 from .._errors import IllegalMoveError, SearchLimitError
 from ..action import Action, ActionKind
-from ..legality import check_meld, check_turn, jokers_witness
-from ..meld import Meld, Table, search_codes
+from ..legality import check_turn
+from ..meld import Table, search_codes
 from ..rules import RuleSet
-from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, plays
+from ..search import _SEARCH_RULES_BY_ID, DEFAULT_PLAYS_LIMIT, LegalPlays, _search_rules, plays
 from ..tiles import TileSet, core_of, of_core
 
 __all__ = ["LegalActions", "DEFAULT_PLAYS_LIMIT", "check_committed"]
 
 
 # --------------------------------------------------------------------------------------------------------------
-# The legality check of a committed turn, with a fast path for the common case.
-
-_VALID: dict[int, tuple[RuleSet, set[int]]] = {}  # by id(rules): the codes of the melds found valid under them
-_MAX_VALID = 1 << 14
-
-
-def _valid_codes(rules: RuleSet) -> set[int]:
-    """The codes (``Meld._info.code``, one int per distinct meld) of the melds found valid under ``rules`` so far
-    (remembered by identity: a game keeps its RuleSet, and the entry keeps it alive, so its id is not reused
-    while cached)."""
-    hit = _VALID.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_VALID) >= 64:
-        _VALID.clear()
-    codes: set[int] = set()
-    _VALID[id(rules)] = (rules, codes)
-    return codes
+# The legality check of a committed turn: the core's quick check in the common case, check_turn otherwise.
 
 
 def _fast_turn(before: Table, rack: TileSet, after: Table, rules: RuleSet, opened: bool) -> TileSet | None:
-    """The rack tiles played when the turn ``before -> after`` is legal by a few multiset operations; None when
-    this cannot tell (a refusal, an opening under ``extend_after_opening``, or a table joker whose set changed
-    in a way the quick look at the joker rule cannot settle): then :func:`~rummikub.legality.check_turn`
+    """The rack tiles played when the turn ``before -> after`` is legal by the core's quick check
+    (``_core.fast_turn``, cpp/include/rummikub/turn.h); None when it cannot tell (a refusal, an opening under
+    ``extend_after_opening``, or a table joker whose set changed in a way the greedy
+    :func:`~rummikub.legality.jokers_witness` cannot prove legal): then :func:`~rummikub.legality.check_turn`
     decides. Whenever it answers, ``check_turn`` gives the same tiles.
 
     The common case: every set of ``after`` is valid; the sets of ``before`` that are not in ``after`` lose no
     tile (their tiles are all in the sets of ``after`` that are not in ``before``: the sets both hold cancel
     out); the tiles added are in the rack (at least one); and either
       * the player had opened (or the rules have no opening threshold), and each table joker of a changed set
-        stays or is taken by the rule (:func:`~rummikub.legality.jokers_witness` proves it), or the rules let
-        jokers go freely; or
+        stays or is taken by the rule (the witness proves it), or the rules let jokers go freely; or
       * the player opens without ``extend_after_opening``: no set of ``before`` changed, the new sets are
         worth the threshold as the table shows them, and hold no joker unless ``joker_in_opening``.
+
+    >>> from rummikub import RuleSet, Table, TileSet
+    >>> rules = RuleSet()
+    >>> str(_fast_turn(Table.parse("R5 J R7"), TileSet.parse("R8 K1"), Table.parse("R5 J R7 R8"), rules, True))
+    'R8'
+    >>> str(_fast_turn(Table.parse("R5 J R7"), TileSet.parse("R6 R8 R10"), Table.parse("R5 R6 R7 | R8 J R10"),
+    ...                rules, True))  # the joker taken by R6 and played again with R8 R10
+    'R6 R8 R10'
+    >>> _fast_turn(Table.parse("R5 J R7"), TileSet.parse("R8 R10"), Table.parse("R5 R6 R7 | R8 J R10"), rules,
+    ...            True) is None  # R6 is not on the rack: check_turn refuses, and says why
+    True
     """
-    opening = not opened and rules.opening_threshold > 0
-    if opening and rules.extend_after_opening:
-        return None
-    valid = _valid_codes(rules)
-    after_codes = search_codes(after)
-    if not valid.issuperset(after_codes):
-        for meld in after:
-            code = meld._info.code
-            if code not in valid:
-                if check_meld(meld, rules) is not None:
-                    return None
-                if len(valid) >= _MAX_VALID:
-                    valid.clear()
-                valid.add(code)
-    gone, added = _changed(before, after, after_codes)
-    if opening and gone:
-        return None
-    new_codes = [c for meld in added for c in meld._info.codes]
-    old = _core.TileSet([c for meld in gone for c in meld._info.codes])
-    new = _core.TileSet(new_codes)
-    if not new.contains(old):
-        return None
-    played = new.difference(old)
-    if not played.size() or not core_of(rack).contains(played):
-        return None
-    if opening:
-        if played.count(_JOKER) and not rules.joker_in_opening:
-            return None
-        total = 0
-        for meld in added:
-            total += meld._info.value
-        return of_core(played) if total >= rules.opening_threshold else None
-    if rules.joker_retrieval != "free" and any(meld._info.jokers for meld in gone):
-        # a joker may stay in, or be replaced from, a set that did not change: the witness reads the whole tables
-        if (sum(meld._info.jokers for meld in after) > rules.jokers
-                or not jokers_witness(before, after, played.codes(), rules)):
-            return None
-    return of_core(played)
-
-
-def _changed(before: Table, after: Table, after_codes: tuple[int, ...]) -> tuple[list[Meld], list[Meld]]:
-    """The sets of ``before`` that ``after`` does not hold, and those of ``after`` that ``before`` does not
-    (counted with repeats), by the melds' codes."""
-    before_codes = search_codes(before)
-    old, new = set(before_codes), set(after_codes)
-    if len(old) == len(before_codes) and len(new) == len(after_codes):  # no set twice on either table
-        if old == new:
-            return [], []
-        return ([m for c, m in zip(before_codes, before._melds) if c not in new],
-                [m for c, m in zip(after_codes, after._melds) if c not in old])
-    left: dict[int, int] = {}  # after's melds by code, then those not matched by a meld of before
-    for code in after_codes:
-        left[code] = left.get(code, 0) + 1
-    gone: list[Meld] = []
-    for code, meld in zip(before_codes, before._melds):
-        k = left.get(code)
-        if k:
-            left[code] = k - 1
-        else:
-            gone.append(meld)
-    added: list[Meld] = []
-    for code, meld in zip(after_codes, after._melds):
-        k = left[code]
-        if k:
-            left[code] = k - 1
-            added.append(meld)
-    return gone, added
+    played = _core.fast_turn(search_codes(before), core_of(rack), search_codes(after), _search_rules(rules), opened)
+    return None if played is None else of_core(played)
 
 
 def check_committed(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, opened: bool) -> TileSet:
     """The verdict of :func:`~rummikub.legality.check_turn` on a committed turn (the played tiles, or
-    :class:`IllegalMoveError`), by a few multiset operations in the common case (see :func:`_fast_turn`) and by
-    ``check_turn`` itself otherwise.
+    :class:`IllegalMoveError`), by the core's quick check in the common case (see :func:`_fast_turn`: one core
+    call) and by ``check_turn`` itself otherwise.
 
     >>> from rummikub import Table, TileSet, RuleSet
     >>> str(check_committed(Table.parse("R5 J R7"), TileSet.parse("R8 K1"), Table.parse("R5 J R7 R8"),
     ...                     rules=RuleSet(), opened=True))
     'R8'
     """
-    played = _fast_turn(before, rack, after, rules, opened)
+    # _fast_turn inline, with _search_rules's cache hit inline (a Python call is a tenth of the check's cost)
+    hit = _SEARCH_RULES_BY_ID.get(id(rules))
+    core_rules = hit[1] if hit is not None and hit[0] is rules else _search_rules(rules)
+    played = _core.fast_turn(search_codes(before), core_of(rack), search_codes(after), core_rules, opened)
     if played is None:
-        played = check_turn(before, rack, after, rules=rules, opened=opened)
-    return played
-
-
-_JOKER: int = _core.JOKER
+        return check_turn(before, rack, after, rules=rules, opened=opened)
+    return of_core(played)
 
 
 class LegalActions:
