@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "groups.h"
@@ -89,6 +90,20 @@ struct SearchScratch {
   std::vector<OpeningCandidate> opening_candidates;
   // all_plays' own lists.
   PlaysScratch plays;
+  // The last guide's moves and marks (Programme::make_guide), kept for the next guide unless they are large.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> guide_moves;
+  std::vector<std::vector<uint8_t>> guide_alive;
+
+  // Keeps a finished guide's moves and marks for the next guide, unless they hold more than a few MB.
+  void keep_guide_lists(std::vector<std::vector<std::pair<int32_t, int32_t>>>& moves,
+                        std::vector<std::vector<uint8_t>>& alive) {
+    size_t held = 0;
+    for (const auto& m : moves) held += m.capacity() * sizeof(m[0]);
+    for (const auto& a : alive) held += a.capacity();
+    if (held > (size_t{1} << 22)) return;
+    guide_moves = std::move(moves);
+    guide_alive = std::move(alive);
+  }
 
   // Bounds the memos: called at the start of each public entry point, never while nodes refer to them.
   void trim() {
@@ -97,7 +112,7 @@ struct SearchScratch {
   }
 };
 
-// Returns the calling thread's scratch: the search's one thread-local, made on the thread's first search.
+// Returns the calling thread's scratch: made on the thread's first search, or taken over from a thread that ended.
 SearchScratch& thread_scratch();
 
 }  // namespace rummikub::search
