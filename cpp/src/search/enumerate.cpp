@@ -2,7 +2,6 @@
 // finds the states that can reach a legal end; the programme with masks keeps only those, and each distinct set
 // of rack tiles placed keeps its best end. A play's table is rebuilt when it is first asked for.
 #include <algorithm>
-#include <unordered_map>
 
 #include "jokers.h"
 #include "rebuild.h"
@@ -17,6 +16,8 @@ constexpr size_t kKeptStates = size_t{1} << 16;
 // What a final node's play costs the limit: its entry while the plays are collected, and the play built (its
 // tiles and table).
 constexpr size_t kBytesPerPlay = 512;
+// The most plays whose lists a scratch keeps for the next listing (about 100 bytes each).
+constexpr size_t kSparePlays = size_t{1} << 14;
 
 // The plays found and what rebuilds them: the inputs (which the programmes refer to) and the programmes.
 struct PlayEnumeration::Impl {
@@ -24,16 +25,23 @@ struct PlayEnumeration::Impl {
   std::vector<search::Programme> progs;
   std::vector<Meld> table;
   bool untouched = false;
-  struct Where {
-    size_t prog, node;
-    bool built;
-  };
+  using Where = search::PlayWhere;
   std::vector<PlayResult> plays;  // played, key and tiles at once; table and value once built
   std::vector<Where> where;
   size_t unbuilt = 0;
 
-  // Lets the programmes go (their layers to the calling thread's scratch).
-  ~Impl() { release(); }
+  // Lets the programmes go (their layers to the calling thread's scratch) and leaves the lists to it for the
+  // next listing (unless they are large).
+  ~Impl() {
+    release();
+    search::PlaysScratch& spare = search::thread_scratch().plays;
+    if (plays.capacity() <= kSparePlays && plays.capacity() > spare.plays.capacity()) {
+      plays.clear();
+      where.clear();
+      spare.plays = std::move(plays);
+      spare.where = std::move(where);
+    }
+  }
   // Builds play i (its table and value) if it is not built yet.
   void build(size_t i) {
     Where& w = where[i];
@@ -69,6 +77,12 @@ const PlayResult& PlayEnumeration::at(std::size_t i) {
   return impl_->plays[i];
 }
 
+// Returns the hash of a play's key (its usage mask and rack jokers), for all_plays' index of the plays found.
+static size_t slot_of(uint64_t mask, int rack_jokers) {
+  const uint64_t h = (mask ^ static_cast<uint64_t>(rack_jokers) << 61) * 0x9E3779B97F4A7C15ULL;
+  return static_cast<size_t>(h >> 20);
+}
+
 // Lists every distinct legal play of a position (search.h).
 PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
                       PlayEnumeration& result, SearchStats* stats, size_t node_limit) {
@@ -87,13 +101,12 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   impl->table = table;
   const std::vector<Input>& inputs = impl->inputs;  // not resized from here on: the programmes refer to them
   std::vector<Programme>& progs = impl->progs;
-  struct Best {
-    int64_t score;
-    size_t input, node;
-  };
-  // The best arrangement of each distinct play, keyed by (rack tiles used, rack jokers used).
-  std::unordered_map<uint64_t, std::pair<int, Best>> by_mask;
-  std::vector<std::pair<uint64_t, int>> order;  // first-seen order of the keys: deterministic output
+  // The best arrangement of each distinct play, keyed by (rack tiles used, rack jokers used), in first-seen order.
+  PlaysScratch& ps = scratch.plays;
+  std::vector<PlaysScratch::Found>& found = ps.found;
+  std::vector<int32_t>& by_key = ps.by_key;
+  found.clear();
+  by_key.assign(64, -1);
   progs.reserve(inputs.size());
   // The limit counts the states made so far and the bytes held: the programmes kept, each play's entry, and
   // while an input is searched, its guide.
@@ -128,12 +141,31 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     for (size_t f : finals) {
       const Node& x = prog.final_node(f);
       const int rack_jokers = jokers_placed(x.s) - inputs[ii].table_jokers;  // rack jokers played
-      const uint64_t key = x.s.mask * 8 + static_cast<uint64_t>(rack_jokers);
-      auto [it, fresh] = by_mask.try_emplace(key, rack_jokers, Best{x.score, progs.size() - 1, f});
-      if (fresh) {
-        order.emplace_back(x.s.mask, rack_jokers);
-      } else if (x.score > it->second.second.score) {
-        it->second.second = Best{x.score, progs.size() - 1, f};
+      size_t slots = by_key.size() - 1;
+      size_t i = slot_of(x.s.mask, rack_jokers) & slots;
+      for (; by_key[i] >= 0; i = (i + 1) & slots) {
+        const PlaysScratch::Found& e = found[static_cast<size_t>(by_key[i])];
+        if (e.mask == x.s.mask && e.rack_jokers == rack_jokers) break;
+      }
+      if (by_key[i] < 0) {
+        by_key[i] = static_cast<int32_t>(found.size());
+        found.push_back(PlaysScratch::Found{x.s.mask, rack_jokers, x.score, progs.size() - 1, f});
+        if (found.size() * 2 > by_key.size()) {  // (rehash at half full)
+          by_key.assign(by_key.size() * 2, -1);
+          slots = by_key.size() - 1;
+          for (size_t e = 0; e < found.size(); ++e) {
+            size_t j = slot_of(found[e].mask, found[e].rack_jokers) & slots;
+            while (by_key[j] >= 0) j = (j + 1) & slots;
+            by_key[j] = static_cast<int32_t>(e);
+          }
+        }
+      } else {
+        PlaysScratch::Found& best = found[static_cast<size_t>(by_key[i])];
+        if (x.score > best.score) {
+          best.score = x.score;
+          best.prog = progs.size() - 1;
+          best.node = f;
+        }
       }
     }
   }
@@ -144,35 +176,38 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       for (int k = 0; k < rack.at(c, n); ++k) tile_of_bit[inputs[0].usage_bit[c][n] + k] = tile_code(c, n);
     }
   }
-  std::vector<PlayResult> plays;
-  std::vector<PlayEnumeration::Impl::Where> where;
-  plays.reserve(order.size());
-  where.reserve(order.size());
-  for (const auto& [mask, rack_jokers] : order) {
-    const Best& b = by_mask.at(mask * 8 + static_cast<uint64_t>(rack_jokers)).second;
-    PlayResult r;
-    for (uint64_t m = mask; m != 0; m &= m - 1) r.played.add(tile_of_bit[__builtin_ctzll(m)]);
-    r.played.jokers = rack_jokers;
-    r.key = b.score;
-    r.tiles = r.played.size();
-    plays.push_back(std::move(r));
-    where.push_back(PlayEnumeration::Impl::Where{b.input, b.node, false});
+  std::vector<TileSet>& played = ps.played;
+  played.resize(found.size());
+  for (size_t e = 0; e < found.size(); ++e) {
+    TileSet& t = played[e];
+    t = TileSet();
+    for (uint64_t m = found[e].mask; m != 0; m &= m - 1) t.add(tile_of_bit[__builtin_ctzll(m)]);
+    t.jokers = found[e].rack_jokers;
   }
-  // Best first: by key, then the played tiles' canonical order.
-  std::vector<size_t> rank(plays.size());
-  for (size_t i = 0; i < rank.size(); ++i) rank[i] = i;
-  std::sort(rank.begin(), rank.end(), [&](size_t x, size_t y) {
-    const PlayResult& a = plays[x];
-    const PlayResult& b = plays[y];
-    if (a.key != b.key) return a.key > b.key;
+  // Best first: by key, then the played tiles' canonical order (distinct plays: a strict order).
+  std::vector<uint32_t>& rank = ps.rank;
+  rank.resize(found.size());
+  for (size_t i = 0; i < rank.size(); ++i) rank[i] = static_cast<uint32_t>(i);
+  std::sort(rank.begin(), rank.end(), [&](uint32_t x, uint32_t y) {
+    if (found[x].score != found[y].score) return found[x].score > found[y].score;
+    const TileSet& a = played[x];
+    const TileSet& b = played[y];
     for (int c = 0; c < kMaxColours; ++c) {
-      if (a.played.w[c] != b.played.w[c]) return a.played.w[c] < b.played.w[c];
+      if (a.w[c] != b.w[c]) return a.w[c] < b.w[c];
     }
-    return a.played.jokers < b.played.jokers;
+    return a.jokers < b.jokers;
   });
-  for (size_t i : rank) {
-    impl->plays.push_back(std::move(plays[i]));
-    impl->where.push_back(where[i]);
+  impl->plays = std::move(ps.plays);  // (the lists of a listing let go, if any)
+  impl->where = std::move(ps.where);
+  impl->plays.resize(rank.size());
+  impl->where.reserve(rank.size());
+  for (size_t k = 0; k < rank.size(); ++k) {
+    const PlaysScratch::Found& f = found[rank[k]];
+    PlayResult& r = impl->plays[k];
+    r.played = played[rank[k]];
+    r.key = f.score;
+    r.tiles = r.played.size();
+    impl->where.push_back(PlayEnumeration::Impl::Where{f.prog, f.node, false});
   }
   impl->unbuilt = impl->plays.size();
   size_t kept = 0;

@@ -63,6 +63,7 @@ class Programme {
     if (!layers_.empty() && ((held < (size_t{1} << 18) && kept < 4) || (held < (size_t{1} << 16) && kept < 16))) {
       scratch_->spare_layers.push_back(std::move(layers_));
     }
+    if (guide_mode_) scratch_->keep_guide_lists(moves_, alive_);
   }
   // Moves the programme to another scratch (a list of plays built later, perhaps by another thread, rebuilds and
   // recycles into that thread's).
@@ -111,7 +112,11 @@ class Programme {
   // the states of each layer from which a legal end (rack tile or not) can be reached.
   void make_guide() {
     guide_mode_ = true;
-    moves_.assign(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)), {});
+    // (the lists of the scratch's last guide, emptied: their memory is reused)
+    moves_ = std::move(scratch_->guide_moves);
+    alive_ = std::move(scratch_->guide_alive);
+    moves_.resize(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)));
+    for (auto& m : moves_) m.clear();
   }
   // Flags the states of a guide from which a legal end can be reached (after run()).
   void mark_alive();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "groups.h"
@@ -44,6 +45,30 @@ struct ChoiceList {
   uint32_t begin[kMaxCount + 2];  // the choices of b rack copies: choices[begin[b] .. begin[b + 1])
 };
 
+// Where a listed play's best arrangement ends: its programme and final node, and whether the play is built.
+struct PlayWhere {
+  size_t prog, node;
+  bool built;
+};
+
+// all_plays' own containers (enumerate.cpp), kept between calls so that a warm listing allocates little: the
+// distinct plays as they are found, their index and order, and the lists of a listing that was let go (emptied,
+// their capacity reused by the next).
+struct PlaysScratch {
+  struct Found {
+    uint64_t mask;    // the rack tiles placed (usage bits)
+    int rack_jokers;  // the rack jokers placed
+    int64_t score;    // the best arrangement's score, programme and final node so far
+    size_t prog, node;
+  };
+  std::vector<Found> found;        // first-seen order
+  std::vector<int32_t> by_key;     // open addressing: (mask, rack jokers) -> entry of `found`
+  std::vector<TileSet> played;     // each entry's played tiles
+  std::vector<uint32_t> rank;      // the entries, best first
+  std::vector<PlayResult> plays;   // a released listing's plays (empty)
+  std::vector<PlayWhere> where;    // and their places (empty)
+};
+
 // The memory a search works in: the memos its programmes share (transitions, group splits, run covers, group
 // choices, rebuilt groups) and the spare memory they reuse (layers, expand_layer's children, the depth-first
 // search's dead ends, the opening's candidate melds). A search borrows one; the public entry points use the
@@ -63,6 +88,22 @@ struct SearchScratch {
   std::unordered_map<uint64_t, std::vector<GroupBuild>> group_builds;
   // The melds the rack forms (opening_search).
   std::vector<OpeningCandidate> opening_candidates;
+  // all_plays' own lists.
+  PlaysScratch plays;
+  // The last guide's moves and marks (Programme::make_guide), kept for the next guide unless they are large.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> guide_moves;
+  std::vector<std::vector<uint8_t>> guide_alive;
+
+  // Keeps a finished guide's moves and marks for the next guide, unless they hold more than a few MB.
+  void keep_guide_lists(std::vector<std::vector<std::pair<int32_t, int32_t>>>& moves,
+                        std::vector<std::vector<uint8_t>>& alive) {
+    size_t held = 0;
+    for (const auto& m : moves) held += m.capacity() * sizeof(m[0]);
+    for (const auto& a : alive) held += a.capacity();
+    if (held > (size_t{1} << 22)) return;
+    guide_moves = std::move(moves);
+    guide_alive = std::move(alive);
+  }
 
   // Bounds the memos: called at the start of each public entry point, never while nodes refer to them.
   void trim() {
@@ -71,7 +112,7 @@ struct SearchScratch {
   }
 };
 
-// Returns the calling thread's scratch: the search's one thread-local, made on the thread's first search.
+// Returns the calling thread's scratch: made on the thread's first search, or taken over from a thread that ended.
 SearchScratch& thread_scratch();
 
 }  // namespace rummikub::search

@@ -388,7 +388,8 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
 
 // Flags the states from which a legal end can be reached, backwards over a guide's recorded moves.
 void Programme::mark_alive() {
-  alive_.assign(last_ + 1, {});
+  alive_.resize(last_ + 1);
+  for (std::vector<uint8_t>& a : alive_) a.clear();
   if (exceeded_) return;
   const Layer& end = layers_[last_];
   alive_[last_].resize(end.nodes.size());
