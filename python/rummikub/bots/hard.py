@@ -128,7 +128,7 @@ class HardBot(Bot):
         scored: list[tuple[float, int, TileSet | None]] = [
             (static(tiles, rack, partners, tile_weight), i, tiles) for i, tiles in enumerate(played)]
         if view.pool_size > 0:
-            scored.append((static(TileSet(), rack, partners, tile_weight) - self.weights.draw,
+            scored.append((static(_EMPTY, rack, partners, tile_weight) - self.weights.draw,
                            len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
@@ -162,16 +162,20 @@ class HardBot(Bot):
         """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
         little (the chance to draw or pick them up); ``unseen`` counts the unseen copies of each tile code.
         The joker's code maps to 0.0 (it has no neighbours), so that every rack code has an entry."""
-        counts: list[int] = rack.to_counts().tolist()  # Python ints: indexing numpy scalars cost the most here
+        codes = set(core_of(rack).codes())
+        # A neighbour k is worth (1 if it is on the rack else 0) + 0.1 * unseen[k]: those floats are made once
+        # (_NEAR_ON[n], _NEAR_OFF[n] for n unseen copies), so that each neighbour costs a look-up, not arithmetic.
+        on, off = _NEAR_ON, _NEAR_OFF
         out: dict[int, float] = {}
         runs_of, groups_of = _neighbours(numbers)
-        for code in sorted(set(core_of(rack).codes()) - {_JOKER}):
+        codes.discard(_JOKER)
+        for code in sorted(codes):
             near = 0.0
             # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order
             for k, w in runs_of[code]:
-                near += w * ((1 if counts[k] else 0) + 0.1 * unseen[k])
+                near += w * (on[unseen[k]] if k in codes else off[unseen[k]])
             for k in groups_of[code]:  # the same number in the other colours
-                near += (1 if counts[k] else 0) + 0.1 * unseen[k]
+                near += on[unseen[k]] if k in codes else off[unseen[k]]
             out[code] = min(1.0, near / 3.0)
         out[_JOKER] = 0.0
         return out
@@ -240,6 +244,11 @@ class HardBot(Bot):
             if best is None or (charged[0], -charged[1]) > (best[0], -best[1]):
                 best = charged
         return out
+
+
+_EMPTY = TileSet()  # what a draw plays
+_NEAR_ON = [1 + 0.1 * n for n in range(_core.MAX_COUNT + 1)]  # a rack neighbour with n unseen copies
+_NEAR_OFF = [0 + 0.1 * n for n in range(_core.MAX_COUNT + 1)]  # a neighbour not on the rack
 
 
 def _without_jokers(rack: TileSet) -> TileSet:
