@@ -207,7 +207,9 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     core_rules = hit[1] if hit is not None and hit[0] is r else _search_rules(r)
     if opened is not True and opened is not False:
         _opened(opened)
-    parts = _core.solve(search_codes(t), core_of(k), core_rules, opened, obj, limit).play_parts()
+    codes = t._codes  # (search_codes and core_of, inline)
+    parts = _core.solve(search_codes(t) if codes is None else codes, k._s, core_rules, opened, obj,
+                        limit).play_parts()
     return None if parts is None else _play(*parts)
 
 
