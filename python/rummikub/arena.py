@@ -237,11 +237,12 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str
     game = Game.new(players=n, rules=rules, seed=deal_seed, first_player=0, clock=_frozen_clock)
     illegal = [0] * n
     forfeits = [[0] * len(FORFEIT_CAUSES) for _ in range(n)]
-    while not game.is_over:
-        if game.turn > _MAX_TURNS:
+    # The game's state read from its attributes (properties and view()'s checks cost a Python call each, every turn)
+    while game._outcome is None:
+        if game._turn > _MAX_TURNS:
             raise RummikubError(f"game {index} (seed {seed}) did not end in {_MAX_TURNS} turns")
-        p = game.current_player
-        view = game.view(p)
+        p = game._current
+        view = game._view(p)
         action: Any
         try:
             action = bots[p].choose(view)

@@ -25,7 +25,7 @@ from .action import Action
 from ._errors import InvalidNotationError, RummikubError, TileCountError, shorten
 from .meld import Table, search_codes, table_of_codes
 from .rules import RuleSet
-from .tiles import TileSet, core_of, of_core
+from .tiles import TileSet, _set_s, core_of, of_core
 
 if TYPE_CHECKING:  # numpy is imported by solve_batch, so that `import rummikub` does not load it
     import numpy as np
@@ -124,15 +124,15 @@ def _play(played: _core.TileSet, codes: tuple[int, ...], value: int, stats: Sear
     # Filled as _frozen.frozen() fills a frozen dataclass, its keyword packing spelled out: that saves about a
     # fifth of the Python side of a solve (tests check these instances equal properly constructed ones).
     out = _new(Play)
-    d = out.__dict__
-    d["tiles"] = of_core(played)
-    d["table"] = table_of_codes(codes)  # the next search on this table reuses the codes
-    d["value"] = value
-    d["stats"] = stats
+    tiles = _new(TileSet)  # (of_core, inline)
+    _set_s(tiles, played)
+    _set_play_dict(out, {"tiles": tiles, "table": table_of_codes(codes),  # the next search reuses the codes
+                         "value": value, "stats": stats})
     return out
 
 
 _new = object.__new__
+_set_play_dict = Action.__dict__["__dict__"].__set__  # Play inherits it (a frozen dataclass: no __setattr__)
 
 
 def _objective(objective: str) -> int:
@@ -207,7 +207,9 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     core_rules = hit[1] if hit is not None and hit[0] is r else _search_rules(r)
     if opened is not True and opened is not False:
         _opened(opened)
-    parts = _core.solve(search_codes(t), core_of(k), core_rules, opened, obj, limit).play_parts()
+    codes = t._codes  # (search_codes and core_of, inline)
+    parts = _core.solve(search_codes(t) if codes is None else codes, k._s, core_rules, opened, obj,
+                        limit).play_parts()
     return None if parts is None else _play(*parts)
 
 

@@ -31,8 +31,10 @@ class MediumBot(Bot):
     def choose(self, view: PlayerView) -> Action:
         """The search's best play, or a draw (a pass with an empty pool) when no rack tile fits or the position
         is past the search's state limit."""
+        rack = view.rack
         try:
-            play = solve(view.table, own_rack(view), rules=view.rules, opened=view.has_opened, objective=self.objective)
+            play = solve(view.table, rack if rack is not None else own_rack(view), rules=view.rules,
+                         opened=view.has_opened, objective=self.objective)
         except SearchLimitError:
             return fallback(view)
         return fallback(view) if play is None else play

@@ -39,7 +39,7 @@ from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from ..search import DEFAULT_PLAYS_LIMIT
 from .. import _core
-from ..tiles import Tile, TileSet, of_core
+from ..tiles import _TILE_TEXTS, Tile, TileSet, _new_tileset, _set_s, of_core
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
 from .legal import LegalActions, check_committed
@@ -186,6 +186,15 @@ class Game:
         return header
 
     def _check_tile_count(self) -> None:
+        full_set = self.rules.params.full_set()
+        try:  # in the core's multisets (a game is made for every arena game): TileSets only to explain a failure
+            core = _core.TileSet([t._code for t in self._pool])
+            for r in self._racks:
+                core = core.sum(r._s)
+            if core.sum(self._table.tiles()._s) == full_set:
+                return
+        except (RummikubError, AttributeError):  # not tiles, or too many copies of one: explained below
+            pass
         everything = TileSet(self._pool)
         for r in self._racks:
             everything = everything | r
@@ -358,12 +367,13 @@ class Game:
         if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
             counts = self._counts = (self._turn, tuple(self._sizes), tuple(self._opened))
         events = self._events
-        out.__dict__.update(
-            player=p, players=self.players, rules=self.rules, rack=None if p is None else self._racks[p],
-            table=self._table, table_text=Deferred(layout_text, self._table, self._layout),
-            rack_sizes=counts[1], pool_size=len(self._pool), current_player=self._current, opened=counts[2],
-            turn=self._turn, history=Deferred(self._public_history_of, events, p, len(events)),
-            outcome=self._outcome, deadline=self._deadline)
+        _set_view_dict(out, {  # a fresh dict given whole: cheaper than filling the instance's own
+            "player": p, "players": self.players, "rules": self.rules, "rack": None if p is None else self._racks[p],
+            "table": self._table, "table_text": Deferred(layout_text, self._table, self._layout),
+            "rack_sizes": counts[1], "pool_size": len(self._pool), "current_player": self._current,
+            "opened": counts[2], "turn": self._turn,
+            "history": Deferred(self._public_history_of, events, p, len(events)),
+            "outcome": self._outcome, "deadline": self._deadline})
         return out
 
     def _public_history_of(self, events: list[Mapping[str, Any]], p: int | None, n: int) -> tuple[Event, ...]:
@@ -414,10 +424,15 @@ class Game:
             raise illegal(Reason.NOT_YOUR_TURN, f"it is player {self._current}'s turn, not player {player}'s")
         now = self._clock()
         if self._deadline is not None and now >= self._deadline:
-            raise TurnTimeoutError(f"player {self._current}'s time ran out {now - self._deadline:.3f} s before "
-                                   "the action; nothing changed: advance the clock (Game.advance_clock)",
-                                   self._deadline, now)
+            raise self._late(now)
         return now
+
+    def _late(self, now: float) -> TurnTimeoutError:
+        """The error of an action at ``now``, past the turn's deadline."""
+        assert self._deadline is not None
+        return TurnTimeoutError(f"player {self._current}'s time ran out {now - self._deadline:.3f} s before "
+                                "the action; nothing changed: advance the clock (Game.advance_clock)",
+                                self._deadline, now)
 
     def apply(self, action: Action | str, player: int | None = None) -> None:
         """Applies the current player's action (an :class:`~rummikub.Action`, a :class:`~rummikub.Play`, or
@@ -434,8 +449,13 @@ class Game:
         elif not isinstance(action, Action):
             raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
                                        f"{shorten(action)}")
-        now = self._ready(player)
-        kind = action.kind
+        if self._outcome is None and (player is None or (type(player) is int and player == self._current)):
+            now = self._clock()  # _ready's common case, inline (an action is applied every turn)
+            if self._deadline is not None and now >= self._deadline:
+                raise self._late(now)
+        else:
+            now = self._ready(player)
+        kind = action._kind
         if kind is ActionKind.DRAW:
             if not self._pool:
                 raise illegal(Reason.POOL_EMPTY, "the pool is empty: play or pass")
@@ -489,8 +509,10 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        rack = self._racks[p] = of_core(self._racks[p]._s.difference(played._s))  # played <= the rack: checked
-        size = self._sizes[p] = rack._s.size()
+        left = self._racks[p]._s.difference(played._s)  # played <= the rack: checked
+        rack = self._racks[p] = _new_tileset(TileSet)  # (of_core, inline)
+        _set_s(rack, left)
+        size = self._sizes[p] = left.size()
         self._table = table
         self._layout = layout
         self._opened[p] = True
@@ -508,11 +530,20 @@ class Game:
             return
         p = self._current
         pool = self._pool
-        drawn = [pool.pop() for _ in range(min(count, len(pool)))]
-        self._racks[p] = of_core(self._racks[p]._s.sum(_core.TileSet([t._code for t in drawn])))
-        self._sizes[p] += len(drawn)
+        if count == 1:  # the common case: one tile, added as its one-tile multiset (made once per tile)
+            code = pool.pop()._code
+            added = _ONE_TILE[code]
+            texts: tuple[str, ...] = (_TILE_TEXTS[code],)
+        else:
+            drawn = [pool.pop() for _ in range(min(count, len(pool)))]
+            added = _core.TileSet([t._code for t in drawn])
+            texts = tuple(map(str, drawn))
+        total = self._racks[p]._s.sum(added)
+        rack = self._racks[p] = _new_tileset(TileSet)  # (of_core, inline)
+        _set_s(rack, total)
+        self._sizes[p] += len(texts)
         self._passes = 0
-        self._events.append({"type": "draw", "player": p, "tiles": tuple(map(str, drawn)), "cause": cause})
+        self._events.append({"type": "draw", "player": p, "tiles": texts, "cause": cause})
         self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
@@ -526,7 +557,10 @@ class Game:
     def _next(self, now: float | None) -> None:
         self._turn += 1
         self._current = (self._current + 1) % self.players
-        self._start_turn(now)
+        self._draft = None  # (_start_turn, inline: a turn ends every turn)
+        seconds = self.rules.turn_seconds
+        if seconds:
+            self._deadline = (self._clock() if now is None else now) + float(seconds)
 
     def _finish(self, winner: int | None) -> None:
         self._turn += 1
@@ -590,6 +624,8 @@ class Game:
 
 
 _new_view = object.__new__
+_set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
+_ONE_TILE = [_core.TileSet([code]) for code in range(65)]  # each tile code's one-tile multiset (values: shared)
 
 
 class _PlayEvent(Mapping[str, Any]):
