@@ -31,8 +31,10 @@ from rummikub.arena import play_game, profile_games
 
 
 def play_games(bot: str, games: int, seed: int = 1, preset: str = "classic") -> list[int]:
-    """Plays ``games`` 4-player games of four ``bot`` bots; returns each game's number of turns."""
-    return [play_game([bot] * 4, i, seed, preset).turns for i in range(games)]
+    """Plays ``games`` 4-player games of four ``bot`` bots, each a different deal; returns each game's number of
+    turns. (Game 4i of a tournament is deal i from the first seat: games 4i to 4i+3 play one deal from the four
+    seats, alike when the four bots are.)"""
+    return [play_game([bot] * 4, 4 * i, seed, preset).turns for i in range(games)]
 
 
 def _bench(benchmark: Any, bot: str, games: int, rounds: int) -> None:
