@@ -1,17 +1,37 @@
 // Arrange: partitioning a multiset into melds, by the programme searched depth first (the first legal end wins, and
 // states that led nowhere are remembered), its colour steps made one child at a time.
+#include "dead_ends.h"
 #include "programme.h"
 
 namespace rummikub::search {
 namespace {
 
+// The dead ends a state is compared with: the last ones with its counts. (A long chain costs more to scan than
+// the states it prunes save: on a multiset whose every path the search walks, the comparisons would grow with
+// the square of the dead ends.)
+constexpr int kDominanceScan = 8;
+
+// Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
+// that can do whatever the runs of s can: then s leads nowhere either.
+bool led_nowhere(const DeadEnds& dead, const State& s, int colours, CoverMemo& memo, const Mode& mode) {
+  int32_t j = dead.chain(s.misc);
+  for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
+    const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
+    j = e.next;
+    int c = 0;
+    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], mode))) ++c;
+    if (c == colours) return true;
+  }
+  return false;
+}
+
 // Remembers a state that led nowhere. (Out of line: a dead end is rare next to the children tried, and inlined
-// here the layer's insertion slows the search's inner loop.)
+// here the insertion slows the search's inner loop.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void remember_dead_end(Layer& dead_ends, const Node& x) {
-  dead_ends.offer(x);
+void remember_dead_end(DeadEnds& dead, const State& s) {
+  dead.add(s);
 }
 
 }  // namespace
@@ -22,12 +42,14 @@ bool Programme::run_depth_first(size_t budget) {
   const int C = in_.p.colours;
   const size_t depth = start();
   // Layers kept between calls (their vectors keep their capacity: no malloc once warm).
-  std::vector<Layer>& dead_ends = scratch_->dead_ends;
+  std::vector<DeadEnds>& dead_ends = scratch_->dead_ends;
   if (dead_ends.size() < depth + 1) dead_ends.resize(depth + 1);
-  for (size_t k = 0; k <= depth; ++k) {
-    if (!dead_ends[k].nodes.empty() || dead_ends[k].index.empty()) dead_ends[k].reset(8);  // else still empty
-  }
-  // Expands the path's node at depth li (layers_[li] holds just that node).
+  for (size_t k = 0; k <= depth; ++k) dead_ends[k].reset();
+  assert(!in_.usage);  // (every state's mask is 0: the dead ends leave it out)
+  // The path: layers_[k] holds just the path's node at depth k, read by position (no index). Each child is made
+  // in place in the next layer, which the deeper steps leave alone.
+  for (size_t k = 1; k <= depth; ++k) layers_[k].nodes.resize(1);
+  // Expands the path's node at depth li.
   size_t expanded = 0;
   bool gave_up = false;
   auto go = [&](auto&& self, size_t li) -> bool {
@@ -39,19 +61,22 @@ bool Programme::run_depth_first(size_t budget) {
     const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
     const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
     const Node& x = layers_[li].nodes[0];
-    // Tries one child, unless its state led nowhere before; returns true once a legal end is found.
-    auto visit = [&](const Node& child) -> bool {
-      const Layer& dead = dead_ends[li + 1];
-      if (!dead.nodes.empty() && dead.find(child.s) >= 0) return false;  // (most depths have none: no hashing)
-      layers_[li + 1].nodes.assign(1, child);  // a path layer is only read by position: no index
+    Node& child = layers_[li + 1].nodes[0];
+    DeadEnds& dead = dead_ends[li + 1];
+    // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
+    // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
+    // path that leads to a legal end, so the first one found is the same.
+    auto visit = [&]() -> bool {
+      if (!dead.ends.empty() && led_nowhere(dead, child.s, C, scratch_->cover_memo, in_.mode)) {
+        return false;  // (most depths have none: no hashing)
+      }
       if (self(self, li + 1)) return true;
-      remember_dead_end(dead_ends[li + 1], child);
+      remember_dead_end(dead, child.s);
       return false;
     };
     // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
     // tile promised, and an idle colour step (with colour_step's checks and counts).
     if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
-      Node child;
       if (c == C) {
         child = carried(x, 0);
       } else {
@@ -59,18 +84,17 @@ bool Programme::run_depth_first(size_t budget) {
         if (stats_ != nullptr) ++stats_->transitions;
       }
       if (stats_ != nullptr) ++stats_->states;
-      return visit(child);
+      return visit();
     }
     // The children are made one at a time: the first often leads to a legal end, and the others are then never
     // made. A colour step's, as table_next makes them; a group step's, as group_step would: one for each count
     // of free jokers the promised groups can take (they differ in that count, so none dominates another). The
     // input has no rack: no score, and no retrieval rule.
-    Node child;
     if (c < C) {
       TableCursor cursor;
       table_begin(x, n, c, cursor);
       while (table_next(x, n, c, cursor, child)) {
-        if (visit(child)) return true;
+        if (visit()) return true;
       }
       return false;
     }
@@ -80,7 +104,7 @@ bool Programme::run_depth_first(size_t budget) {
       if (group_split(g, y, C, in_.mode, scratch_->group_memo) < 0) continue;
       child = group_child(x, 0, n, y, 0, x.score);
       if (stats_ != nullptr) ++stats_->states;
-      if (visit(child)) return true;
+      if (visit()) return true;
     }
     return false;
   };
@@ -92,9 +116,9 @@ bool Programme::run_depth_first(size_t budget) {
   // a few thousand expansions cannot have grown it that far: the count is skipped.)
   size_t held = 0;
   for (size_t k = 0; k < dead_ends.size() && expanded > 4096; ++k) {
-    held += dead_ends[k].nodes.capacity() + dead_ends[k].index.capacity();
+    held += dead_ends[k].bytes();
   }
-  if (held >= (size_t{1} << 18)) std::vector<Layer>().swap(dead_ends);
+  if (held >= (size_t{1} << 24)) std::vector<DeadEnds>().swap(dead_ends);
   return !gave_up;
 }
 

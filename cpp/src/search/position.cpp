@@ -10,9 +10,11 @@ namespace rummikub::search {
 void prepare(Input& in) {
   const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len;
   const int J = in.rack_jokers + in.table_jokers;
+  bool rack_tiles = false;  // (without any, the rack's bounds stay 0: arrange, and every opening-free table)
   for (int c = 0; c < C; ++c) {
     for (int n = 1; n <= N; ++n) {
       in.avail[c][n] = static_cast<uint8_t>(in.table[c][n] + in.staying[c][n] + in.rack[c][n]);
+      rack_tiles |= in.rack[c][n] != 0;
     }
   }
   // Does a tile (c, n) fit some meld with `jokers` free jokers, the other slots taken by tiles available?
@@ -30,7 +32,7 @@ void prepare(Input& in) {
   auto fits = [&](int c, int n) { return fits_with(c, n, J); };
   // A rack tile that fits in no meld at all can never be played: drop it (unless forced, which then
   // fails on its own). Dropping one can strand another, so repeat until nothing changes.
-  for (bool changed = true; changed;) {
+  for (bool changed = rack_tiles; changed;) {
     changed = false;
     for (int c = 0; c < C; ++c) {
       for (int n = 1; n <= N; ++n) {
@@ -71,8 +73,17 @@ void prepare(Input& in) {
       in.gaps_after[c][n] = static_cast<uint8_t>(in.gaps_after[c][n + 1] + (in.avail[c][n + 1] == 0 ? 1 : 0));
     }
   }
+  in.joker_weight_max = 0;
+  for (int n = 1; n <= N; ++n) {
+    in.joker_weight_max = std::max(in.joker_weight_max, in.joker_weight[n]);
+  }
   in.tiles_bound[N * C] = 0;
   in.value_bound[N * C] = 0;
+  if (!rack_tiles) {  // no rack tile to bound: every bound is 0
+    std::fill(in.tiles_bound, in.tiles_bound + N * C, 0);
+    std::fill(in.value_bound, in.value_bound + N * C, 0);
+    return;
+  }
   // How many tiles of (c, n) any legal end can place at most: the melds holding one. A run through n holds
   // n + 1, or else n - 1 .. n - L + 1 (and mirrored), each slot a distinct tile or a joker; a group holds G - 1
   // other tiles of n, of distinct colours, or jokers. The table's tiles take that room first, so a rack copy
@@ -146,10 +157,6 @@ void prepare(Input& in) {
     }
     in.tiles_bound[pos] = plain + heavy_sum;
     in.value_bound[pos] = in.value_bound[pos + 1] + copies * n;
-  }
-  in.joker_weight_max = 0;
-  for (int n = 1; n <= N; ++n) {
-    in.joker_weight_max = std::max(in.joker_weight_max, in.joker_weight[n]);
   }
 }
 

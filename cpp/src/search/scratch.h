@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "dead_ends.h"
 #include "groups.h"
 #include "layers.h"
 #include "opening.h"
@@ -83,7 +84,7 @@ struct SearchScratch {
   // The layers of finished programmes (a few small sets; their vectors keep their capacity).
   std::vector<std::vector<Layer>> spare_layers;
   // The states of each depth that lead nowhere (Programme::run_depth_first).
-  std::vector<Layer> dead_ends;
+  std::vector<DeadEnds> dead_ends;
   // Groups rebuilt from promised tiles, by group_key (rebuild).
   std::unordered_map<uint64_t, std::vector<GroupBuild>> group_builds;
   // The melds the rack forms (opening_search).

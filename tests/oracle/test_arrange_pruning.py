@@ -1,0 +1,71 @@
+"""Cross-checks of arrange's depth-first search, where it prunes, against the independent MILP oracle.
+
+The search prunes a state that a state of the same depth which led nowhere dominates. The inputs here are
+shaped like the hard bot's threat checks, where that pruning does most of its work: a valid table of 24-40 tiles plus a
+few tiles drawn from those left over (a sampled hidden rack), arrangeable about three times in four. The search
+must say "arrangeable" exactly when the oracle does, and return a partition of exactly the tiles given.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("scipy.optimize")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from tests.helpers import oracle as O  # noqa: E402
+from tests.helpers.positions import make_position  # noqa: E402
+
+from rummikub import RuleSet, Table, TileSet, _core  # noqa: E402
+from rummikub.search import arrange  # noqa: E402
+from rummikub.tiles import core_of  # noqa: E402
+
+
+def threat_check(seed: int, extra: int, rules: RuleSet) -> TileSet:
+    """A table of 24-40 tiles (0-2 jokers) and `extra` tiles drawn from the rest, as one multiset."""
+    pos = make_position(seed, rules, table_tiles=(24, 40), table_jokers=seed % 3, rack_size=14, label="threat")
+    rack = list(pos.rack.tiles())
+    return pos.table.tiles() | TileSet(random.Random(seed).sample(rack, min(extra, len(rack))))
+
+
+def _agrees(tiles: TileSet, rules: RuleSet) -> None:
+    inst = O.instance(Table(), tiles, rules.replace(joker_retrieval="free"), True)
+    want = O.feasible(inst, O.counts_of(tiles))
+    got = arrange(tiles, rules)
+    assert (got is not None) == want, f"arrange({tiles}) = {got}, oracle says arrangeable={want}"
+    if got is not None:
+        assert got.tiles() == tiles
+        for kind, melds in O.melds_of(got):
+            assert O.readings(kind, melds, O.rules_of(rules)), f"invalid set {melds} in {got}"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), extra=st.integers(1, 4))
+def test_pruned_search_matches_oracle(seed: int, extra: int) -> None:
+    _agrees(threat_check(seed, extra, RuleSet()), RuleSet())
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), extra=st.integers(1, 3))
+def test_pruned_search_matches_oracle_large_set(seed: int, extra: int) -> None:
+    rules = RuleSet.preset("large")
+    _agrees(threat_check(seed, extra, rules), rules)
+
+
+def test_cases_exercise_the_pruning() -> None:
+    """The cases above are the kind the pruning acts on: both answers occur, and many searches backtrack (take
+    more than twice the states of one path through the 65 steps of the classic rules)."""
+    rules = RuleSet()
+    cases = [threat_check(seed, 1 + seed % 4, rules) for seed in range(40)]
+    found = backtracked = 0
+    for tiles in cases:
+        out = _core.arrange(core_of(tiles), rules.params)
+        found += out.table is not None
+        backtracked += out.stats.states > 2 * 65
+    assert 0 < found < len(cases)
+    assert backtracked >= 5
+    for tiles in cases[:12]:
+        _agrees(tiles, rules)
