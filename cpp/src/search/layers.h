@@ -108,7 +108,8 @@ struct Layer {
   std::vector<uint32_t> bucket_of;
   std::vector<RunsSummary> summary;
   size_t bucketed = 0;
-  size_t bytes = 0;  // Programme::layer_bytes as of the layer's last step (Programme::run)
+  size_t reserved = 0;  // the nodes reset() reserved room for (Programme::layer_bytes)
+  size_t bytes = 0;     // Programme::layer_bytes as of the layer's last step (Programme::run)
 
   // Empties the layer for about `expect` nodes.
   void reset(size_t expect) {
@@ -117,6 +118,7 @@ struct Layer {
     bucketed = 0;
     nodes.clear();
     nodes.reserve(expect);  // (growing by doubling would copy the nodes over and over)
+    reserved = expect;
     size_t cap = 16;
     while (cap < expect * 2) cap <<= 1;
     index.assign(cap, -1);
@@ -207,6 +209,15 @@ struct Layer {
 // A search's node limit also bounds its memory: each node of the limit allows this many bytes of layers (a node
 // with its share of the index, the dominance buckets and the room its vectors keep in reserve).
 constexpr size_t kBytesPerState = kSearchBytesPerNode;
+// Returns the capacity a new vector first reserved for `start` elements (none: 0) has once it holds n, growing by
+// doubling. The limit counts layers by this, not by the capacity their vectors have: a layer recycled from an
+// earlier, larger search has more, and a search's verdict must not depend on what its thread searched before.
+inline size_t fresh_capacity(size_t n, size_t start) {
+  if (n <= start) return start;
+  size_t cap = start == 0 ? 1 : start;
+  while (cap < n) cap *= 2;
+  return cap;
+}
 // Returns the bytes a node limit allows (0: no limit).
 inline size_t limit_bytes(size_t node_limit) {
   return node_limit > SIZE_MAX / kBytesPerState ? SIZE_MAX : node_limit * kBytesPerState;

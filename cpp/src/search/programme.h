@@ -99,10 +99,11 @@ class Programme {
   }
   // Returns true when the run stopped at its node or byte limit (its finals are then empty).
   bool exceeded() const { return exceeded_; }
-  // Returns the bytes the layers hold (their nodes, indexes, dominance buckets and a guide's moves).
+  // Returns the bytes the layers hold (their nodes, indexes, dominance buckets and a guide's moves), as counted
+  // for the limit (layer_bytes; the layers the last run did not reach hold nothing of this programme's).
   size_t bytes() const {
     size_t b = 0;
-    for (size_t k = 0; k < layers_.size(); ++k) b += layer_bytes(k);
+    for (size_t k = 0; k < ready_ && k < layers_.size(); ++k) b += layer_bytes(k);
     return b;
   }
   // Lowers the floor for the next run() (which then deepens this one).
@@ -133,13 +134,17 @@ class Programme {
  private:
   // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
   size_t start();
-  // Returns the bytes layer li holds (with a guide's moves out of the layer before it).
+  // Returns the bytes layer li holds (with a guide's moves out of the layer before it), as this programme allocated
+  // them: what its vectors hold, and the room they reserved and grew by doubling (fresh_capacity). Whatever more
+  // room they have is left from an earlier programme of the thread's scratch, and does not count: the limit stops
+  // a search at the same point whatever the thread searched before.
   size_t layer_bytes(size_t li) const {
     const Layer& l = layers_[li];
-    size_t b = l.nodes.capacity() * sizeof(Node) + l.index.capacity() * sizeof(int32_t) +
-               l.bucket_head.capacity() * sizeof(int32_t) + l.bucket_next.capacity() * sizeof(int32_t) +
-               l.bucket_of.capacity() * sizeof(uint32_t) + l.summary.capacity() * sizeof(RunsSummary);
-    if (li > 0 && li <= moves_.size()) b += moves_[li - 1].capacity() * sizeof(moves_[li - 1][0]);
+    // (The dominance buckets hold the `bucketed` nodes; a layer never bucketed since reset() holds another's.)
+    const size_t buckets = l.bucketed == 0 ? 0 : l.bucket_head.size() * sizeof(int32_t);
+    size_t b = fresh_capacity(l.nodes.size(), l.reserved) * sizeof(Node) + l.index.size() * sizeof(int32_t) + buckets +
+               fresh_capacity(l.bucketed, 0) * (sizeof(int32_t) + sizeof(uint32_t) + sizeof(RunsSummary));
+    if (li > 0 && li <= moves_.size()) b += fresh_capacity(moves_[li - 1].size(), 0) * sizeof(moves_[li - 1][0]);
     return b;
   }
   // Returns true when a node of the last layer is a legal end.
