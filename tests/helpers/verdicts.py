@@ -1,4 +1,5 @@
-"""Verdicts of turn checks, for comparing the quick paths with the exhaustive joker check."""
+"""Verdicts of turn checks, for comparing the quick paths with the exhaustive joker check, and of ``arrange``
+against the oracle."""
 
 from __future__ import annotations
 
@@ -27,3 +28,19 @@ def exhaustive(before: Table, rack: TileSet, after: Table, *, rules: RuleSet, op
         return check_turn(before, rack, after, rules=rules, opened=opened)
     finally:
         legality.jokers_witness = witness
+
+
+def assert_arrange_agrees(tiles: TileSet, rules: RuleSet) -> None:
+    """``arrange(tiles, rules)`` finds an arrangement exactly when the MILP oracle says one exists, and the one
+    it finds uses every tile in valid sets."""
+    from rummikub.search import arrange
+    from tests.helpers import oracle as O  # (scipy: imported by the oracle tests only)
+
+    inst = O.instance(Table(), tiles, rules.replace(joker_retrieval="free"), True)
+    want = O.feasible(inst, O.counts_of(tiles))
+    got = arrange(tiles, rules)
+    assert (got is not None) == want, f"arrange({tiles}) = {got}, oracle says arrangeable={want}"
+    if got is not None:
+        assert got.tiles() == tiles
+        for kind, melds in O.melds_of(got):
+            assert O.readings(kind, melds, O.rules_of(rules)), f"invalid set {melds} in {got}"

@@ -16,11 +16,10 @@ pytest.importorskip("scipy.optimize")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from tests.helpers import oracle as O  # noqa: E402
 from tests.helpers.positions import make_position  # noqa: E402
+from tests.helpers.verdicts import assert_arrange_agrees  # noqa: E402
 
-from rummikub import RuleSet, Table, TileSet, _core  # noqa: E402
-from rummikub.search import arrange  # noqa: E402
+from rummikub import RuleSet, TileSet, _core  # noqa: E402
 from rummikub.tiles import core_of  # noqa: E402
 
 
@@ -31,28 +30,17 @@ def threat_check(seed: int, extra: int, rules: RuleSet) -> TileSet:
     return pos.table.tiles() | TileSet(random.Random(seed).sample(rack, min(extra, len(rack))))
 
 
-def _agrees(tiles: TileSet, rules: RuleSet) -> None:
-    inst = O.instance(Table(), tiles, rules.replace(joker_retrieval="free"), True)
-    want = O.feasible(inst, O.counts_of(tiles))
-    got = arrange(tiles, rules)
-    assert (got is not None) == want, f"arrange({tiles}) = {got}, oracle says arrangeable={want}"
-    if got is not None:
-        assert got.tiles() == tiles
-        for kind, melds in O.melds_of(got):
-            assert O.readings(kind, melds, O.rules_of(rules)), f"invalid set {melds} in {got}"
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), extra=st.integers(1, 4))
 def test_pruned_search_matches_oracle(seed: int, extra: int) -> None:
-    _agrees(threat_check(seed, extra, RuleSet()), RuleSet())
+    assert_arrange_agrees(threat_check(seed, extra, RuleSet()), RuleSet())
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), extra=st.integers(1, 3))
 def test_pruned_search_matches_oracle_large_set(seed: int, extra: int) -> None:
     rules = RuleSet.preset("large")
-    _agrees(threat_check(seed, extra, rules), rules)
+    assert_arrange_agrees(threat_check(seed, extra, rules), rules)
 
 
 def test_cases_exercise_the_pruning() -> None:
@@ -68,4 +56,4 @@ def test_cases_exercise_the_pruning() -> None:
     assert 0 < found < len(cases)
     assert backtracked >= 5
     for tiles in cases[:12]:
-        _agrees(tiles, rules)
+        assert_arrange_agrees(tiles, rules)
