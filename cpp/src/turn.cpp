@@ -88,7 +88,7 @@ struct Witness {
   int joker_set_count = 0;
   Places<kMaxOldJokers> seats;     // (set, tile) of each seated joker: one joker stands for one tile
   Places<kMaxOldJokers> replaced;  // (set, tile) of the real tiles that replace taken jokers
-  std::array<int, kCodes> budget{};  // the rack's real copies not yet counted
+  TileSet budget;  // the rack's real copies not yet counted
 
   explicit Witness(const std::vector<Meld>& a) : after(a) {}
 
@@ -110,14 +110,14 @@ struct Witness {
   // The old joker is taken: the first real copy of its tile in a home not yet replacing another joker (under
   // ReplaceFromRack a copy the rack still has). Never on an opening turn.
   bool replace(int code, int colour, int number, int low, int high, bool run) {
-    if (opening || (sabra && budget[static_cast<size_t>(code)] <= 0)) return false;
+    if (opening || (sabra && budget.count(code) == 0)) return false;
     for (size_t i = 0; i < after.size(); ++i) {
       const Meld& m = after[i];
       const int set = static_cast<int>(i);
       // a home holding the tile's place, and not as a joker: it holds the real tile
       if (!replaced.has(set, code) && is_home(m, colour, number, run, low, high) && !stands_for(m, colour, number)) {
         replaced.add(set, code);
-        if (sabra) --budget[static_cast<size_t>(code)];
+        if (sabra) budget.remove(code);
         return true;
       }
     }
@@ -137,7 +137,7 @@ struct Split {
 // open count (the rack's jokers), and so do (ReplaceFromRack) the taken jokers' replacing tiles in that set;
 // real tiles count when the rack still has a copy, each copy once, first fit.
 bool split_fits(const Witness& w, const Split& split, int r) {
-  std::array<int, kCodes> left = w.budget;
+  TileSet left = w.budget;
   for (int k = 0; k < split.size; ++k) {
     const int f = split.freed[static_cast<size_t>(k)];
     if (f == 0) continue;
@@ -148,9 +148,8 @@ bool split_fits(const Witness& w, const Split& split, int r) {
     }
     for_each_real(w.after[static_cast<size_t>(i)], [&](int code) {
       if (have >= r) return;
-      int& n = left[static_cast<size_t>(code)];
-      if (n > 0 && (!w.sabra || !w.replaced.has(i, code))) {
-        --n;
+      if (left.count(code) > 0 && (!w.sabra || !w.replaced.has(i, code))) {
+        left.remove(code);
         ++have;
       }
     });
@@ -188,13 +187,7 @@ bool jokers_witness(const std::vector<Meld>& before, const std::vector<Meld>& af
     w.joker_sets[static_cast<size_t>(w.joker_set_count++)] = JokerSet{static_cast<int>(i), jokers, 0};
   }
   if (w.joker_set_count == 0) return false;  // the old jokers are still on the table, in no set: not a reading
-  for (int c = 0; c < kMaxColours; ++c) {  // the played real tiles' counts, read nibble by nibble where nonzero
-    for (uint64_t x = played.w[static_cast<size_t>(c)]; x != 0;) {
-      const int nibble = __builtin_ctzll(x) / 4;
-      w.budget[static_cast<size_t>(c * kMaxNumbers + nibble)] = static_cast<int>((x >> (4 * nibble)) & 0xF);
-      x &= ~(uint64_t{0xF} << (4 * nibble));
-    }
-  }
+  w.budget = played;  // (only real tiles' counts are read)
 
   for (const Meld& m : before) {
     if (m.kind == MeldKind::Run) {
