@@ -128,8 +128,8 @@ class HardBot(Bot):
         scored: list[tuple[float, int, TileSet | None]] = [
             (score, i, tiles) for i, (score, tiles) in enumerate(zip(scores, played))]
         if view.pool_size > 0:
-            scored.append((self._static(_EMPTY, rack, partners, tile_weight) - self.weights.draw,
-                           len(played), None))
+            draw = self._static_scores([_EMPTY], rack, partners, tile_weight)[0]
+            scored.append((draw - self.weights.draw, len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
@@ -180,22 +180,12 @@ class HardBot(Bot):
         out[_JOKER] = 0.0
         return out
 
-    def _static(self, played: TileSet, rack: TileSet, partners: dict[int, float], tile_weight: float) -> float:
-        """The score of playing ``played`` from ``rack`` (which holds it) before threats."""
-        w = self.weights
-        p = core_of(played)
-        kept = core_of(rack).difference(p)
-        score = tile_weight * p.size() + w.value * p.value(0)
-        score += w.joker * kept.count(_JOKER)
-        # the kept tiles' flexibility summed in canonical order (jokers last, adding 0.0: the same sum)
-        score += w.flex * sum(map(partners.__getitem__, kept.codes()))
-        return score
-
     def _static_scores(self, played: list[TileSet], rack: TileSet, partners: dict[int, float],
                        tile_weight: float) -> list[float]:
-        """:meth:`_static` of each of ``played``: the same floats (the same terms, added in the same order),
-        with fewer calls into the core for each (the rack's size is known, so the kept tiles' codes give the
-        played tiles' number and the jokers kept)."""
+        """The score before threats of playing each of ``played`` from ``rack`` (which holds it): the tiles
+        played and their value, the jokers kept, and the kept tiles' flexibility (``partners``) summed in
+        canonical order (jokers last, adding 0.0). The rack's size is known, so the kept tiles' codes give the
+        number played and the jokers kept: one call into the core for each."""
         w = self.weights
         wv, wj, wf = w.value, w.joker, w.flex
         flex_of = partners.__getitem__
