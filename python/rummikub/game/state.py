@@ -557,10 +557,7 @@ class Game:
     def _next(self, now: float | None) -> None:
         self._turn += 1
         self._current = (self._current + 1) % self.players
-        self._draft = None  # (_start_turn, inline: a turn ends every turn)
-        seconds = self.rules.turn_seconds
-        if seconds:
-            self._deadline = (self._clock() if now is None else now) + float(seconds)
+        self._start_turn(now)
 
     def _finish(self, winner: int | None) -> None:
         self._turn += 1
