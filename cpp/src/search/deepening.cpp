@@ -1,6 +1,7 @@
 // Deepening: solve() and solve_tiles(). Every programme input of a position is searched with a floor just under the
 // best score it could reach, then lower floors until a legal end appears; the inputs deepen together, each keeping
 // its programme from pass to pass.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -61,28 +62,39 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
   // One floor for every input at each pass, under the highest bound: an input whose own bound is under it waits
   // (a floor relative to each input's bound would search an input with a tight bound deeper than the others).
   int64_t top_bound = INT64_MIN;
+  std::vector<int64_t> bounds(inputs.size());  // what each open input can still reach (see Programme::bound_left)
+  std::vector<int64_t> rule_from(inputs.size(), INT64_MIN);  // where an input's waiting rule search starts
+  std::vector<size_t> order;
   for (const Input& in : inputs) top_bound = std::max(top_bound, root_bound(in));
   for (int64_t delta = most >= 2 ? 4 : kUnit;; delta = next(delta)) {
     bool open = false;
+    // The open inputs in their order, each with what it can still reach (an input searched already, no more than
+    // what its last run left below its floor).
+    order.clear();
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (closed[i] != 0) continue;
+      bounds[i] = progs[i] != nullptr ? progs[i]->bound_left() : root_bound(inputs[i]);
+      order.push_back(i);
+    }
+    // Searches input i at this pass; returns true while it stays open. `waits` is set when the relaxation's best
+    // plays all break the rule: the rule's search is then to start from the relaxation's key (rule_from), later.
+    bool waits = false;
+    auto visit = [&](size_t i) -> bool {
       const int64_t lo = found ? out.key + 1 : 1;
-      const int64_t ub = root_bound(inputs[i]);
+      const int64_t ub = bounds[i];
       if (ub < lo) {
         closed[i] = 1;
         progs[i].reset();
-        continue;
+        return false;
       }
       const int64_t floor = std::max(lo, top_bound - delta);
-      if (ub < floor) {
-        open = true;
-        continue;
-      }
+      if (ub < floor) return true;
       size_t best = 0;
       bool any = false;
       std::optional<PlayResult> checked;  // the relaxation's best play that meets the rule, once rebuilt
       // The floor of this run: the pass's, or first the relaxation's key when the rule's search takes over.
-      for (int64_t at = floor;;) {
+      for (int64_t at = std::max(floor, rule_from[i]);;) {
+        rule_from[i] = INT64_MIN;
         if (progs[i] == nullptr) {
           progs[i] = std::make_unique<Programme>(*searched[i], scratch, stats, at, node_limit);
         } else {
@@ -121,7 +133,9 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
         if (any) break;
         searched[i] = &inputs[i];
         progs[i].reset();
-        at = top;
+        rule_from[i] = bounds[i] = top;
+        waits = true;
+        return true;
       }
       if (any) {
         out = checked ? std::move(*checked) : make_result(*progs[i], best, table, untouched);
@@ -129,7 +143,17 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
       }
       closed[i] = any || floor == lo ? 1 : 0;
       if (closed[i] != 0) progs[i].reset();
-      open |= closed[i] == 0;
+      return closed[i] == 0;
+    };
+    for (size_t k = 0; k < order.size(); ++k) {
+      waits = false;
+      open |= visit(order[k]);
+      if (!waits) continue;
+      // A waiting rule search runs after the inputs left whose bound reaches the relaxation's key (a key of theirs
+      // that high makes it needless), before the others (its key then floors them), still at this pass.
+      size_t at = k + 1;
+      while (at < order.size() && bounds[order[at]] >= bounds[order[k]]) ++at;
+      order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), order[k]);
     }
     if (!open) return found;
   }
