@@ -110,11 +110,12 @@ class Programme {
   void set_floor(int64_t floor) { floor_ = floor; }
   // Returns the highest score a legal end can reach at any lower floor (after run()): every end a deeper run finds
   // descends from a child left below the floor (whose bound is kept in its layer's pending) or is a legal end
-  // already held under the floor. INT64_MIN: nothing is left.
+  // already held under the floor (only a node with rack jokers left unplaced can be: the bound of any other node
+  // of the last layer is its score). INT64_MIN: nothing is left.
   int64_t bound_left() const {
     int64_t b = INT64_MIN;
     for (size_t k = 0; k < last_ && k < ready_; ++k) b = std::max(b, layers_[k].pending);
-    if (last_ < ready_) {
+    if (last_ < ready_ && in_.rack_jokers > 0) {
       for (const Node& x : layers_[last_].nodes) {
         if (x.score > b && ends_legally(x)) b = x.score;
       }
