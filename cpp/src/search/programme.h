@@ -108,6 +108,20 @@ class Programme {
   }
   // Lowers the floor for the next run() (which then deepens this one).
   void set_floor(int64_t floor) { floor_ = floor; }
+  // Returns the highest score a legal end can reach at any lower floor (after run()): every end a deeper run finds
+  // descends from a child left below the floor (whose bound is kept in its layer's pending) or is a legal end
+  // already held under the floor (only a node with rack jokers left unplaced can be: the bound of any other node
+  // of the last layer is its score). INT64_MIN: nothing is left.
+  int64_t bound_left() const {
+    int64_t b = INT64_MIN;
+    for (size_t k = 0; k < last_ && k < ready_; ++k) b = std::max(b, layers_[k].pending);
+    if (last_ < ready_ && in_.rack_jokers > 0) {
+      for (const Node& x : layers_[last_].nodes) {
+        if (x.score > b && ends_legally(x)) b = x.score;
+      }
+    }
+    return b;
+  }
 
   // Makes this programme a guide: every state is kept (no dominance), and after run(), mark_alive() flags
   // the states of each layer from which a legal end (rack tile or not) can be reached.
