@@ -124,12 +124,14 @@ class HardBot(Bot):
         seen = core_of(view.table.tiles()).sum(core_of(rack))
         unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
         partners = self._partners(rack, unseen, rules.numbers)
-        scores = self._static_scores(played, rack, partners, tile_weight)
+        # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
+        # every play: in one pass.
+        drawing = view.pool_size > 0
+        scores = self._static_scores(played + [_EMPTY] if drawing else played, rack, partners, tile_weight)
         scored: list[tuple[float, int, TileSet | None]] = [
             (score, i, tiles) for i, (score, tiles) in enumerate(zip(scores, played))]
-        if view.pool_size > 0:
-            draw = self._static_scores([_EMPTY], rack, partners, tile_weight)[0]
-            scored.append((draw - self.weights.draw, len(played), None))
+        if drawing:
+            scored.append((scores[-1] - self.weights.draw, len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
