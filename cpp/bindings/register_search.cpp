@@ -410,6 +410,30 @@ void register_search(py::module_& m) {
       "Partitions every tile into valid melds; SearchLimitError past `limit` states in a run.");
 
   m.def(
+      "can_arrange",
+      [](const TileSet& tiles, const TileSet& more, const Params& p, const Limit& limit) {
+        const size_t node_limit = node_limit_of(limit);
+        require_supported(p);
+        if (!sum_fits(tiles, more)) {
+          raise_error(ErrorKind::TileCount, "a TileSet holds at most 7 copies of one tile: " + quoted(tiles_text(tiles)) +
+                                                " + " + quoted(tiles_text(more)));
+        }
+        const TileSet all = sum(tiles, more);
+        if (!fits_rules(all, p)) require_fits(all, p, "tiles " + quoted(tiles_text(all)));
+        SearchStats stats;
+        bool ok;
+        {
+          py::gil_scoped_release release;
+          ok = can_arrange(all, p, &stats, node_limit);
+        }
+        if (stats.limited != 0) require_within_limit(stats, node_limit, "arrange of " + quoted(tiles_text(all)));
+        return std::pair<bool, uint64_t>(ok, stats.states);
+      },
+      py::arg("tiles"), py::arg("more"), py::arg("params"), py::arg("limit") = py::none(),
+      "Whether `tiles` and `more` together split into valid melds, and the search states it took: arrange's answer "
+      "without building the melds; SearchLimitError past `limit` states in a run.");
+
+  m.def(
       "solve",
       [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
          int objective_value, const Limit& limit) {

@@ -9,7 +9,7 @@ import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
+__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -320,6 +320,10 @@ def arrange(tiles: TileSet, params: Params, limit: int | None = None) -> Arrange
 def best_meld_value(tiles: TileSet, params: Params) -> int:
     """
     The highest value of any reading of the tiles as one meld, or -1 when they form none.
+    """
+def can_arrange(tiles: TileSet, more: TileSet, params: Params, limit: int | None = None) -> tuple[bool, int]:
+    """
+    Whether `tiles` and `more` together split into valid melds, and the search states it took: arrange's answer without building the melds; SearchLimitError past `limit` states in a run.
     """
 def check_position(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, limit: int | None = None) -> None:
     """

@@ -60,6 +60,9 @@ constexpr std::size_t kSearchBytesPerNode = 256;
 // search holding more nodes than that (or their bytes, see solve) stops: false, with stats->limited set.
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats,
              std::size_t node_limit = 0);
+// Whether all of `tiles` split into valid melds: arrange's answer (the same search, the same counters) without
+// rebuilding the melds.
+bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, std::size_t node_limit = 0);
 
 // Finds the best legal play; returns false when no rack tile can be played. With node_limit > 0, a
 // programme run holding more nodes than that, or more than 256 bytes of layers a node of the limit, stops the

@@ -173,11 +173,15 @@ namespace rummikub {
 // arranged it finds a partition in a few hundred; past this many, the sweep is the cheaper way to finish.)
 constexpr size_t kDepthFirstBudget = 100000;
 
-// Partitions all of `tiles` into valid melds (search.h).
-bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats, size_t node_limit) {
+namespace {
+
+// Partitions all of `tiles` into valid melds, written to `out` unless it is null (then only whether a partition
+// exists is found: no melds are rebuilt).
+bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out, SearchStats* stats,
+                  size_t node_limit) {
   search::SearchScratch& scratch = search::thread_scratch();
   scratch.trim();
-  out.clear();
+  if (out != nullptr) out->clear();
   if (!search_supported(p) || !fits_rules(tiles, p)) return false;
   if (tiles.empty()) return true;
   using namespace search;
@@ -193,13 +197,13 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   prepare(in);
   TileSet played;
   int value = 0;
-  out.reserve(static_cast<size_t>(tiles.size() / 3));  // (every meld holds 3 tiles or more)
+  if (out != nullptr) out->reserve(static_cast<size_t>(tiles.size() / 3));  // (every meld holds 3 tiles or more)
   {
     Programme prog(in, scratch, stats);
     if (prog.run_depth_first(kDepthFirstBudget)) {
       const std::vector<size_t> f = prog.finals();
       if (f.empty()) return false;
-      prog.rebuild(f.front(), out, played, value);
+      if (out != nullptr) prog.rebuild(f.front(), *out, played, value);
       return true;
     }
   }
@@ -213,8 +217,20 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
   }
   const std::vector<size_t> f = prog.finals();
   if (f.empty()) return false;
-  prog.rebuild(f.front(), out, played, value);
+  if (out != nullptr) prog.rebuild(f.front(), *out, played, value);
   return true;
+}
+
+}  // namespace
+
+// Partitions all of `tiles` into valid melds (search.h).
+bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats, size_t node_limit) {
+  return arrange_into(tiles, p, &out, stats, node_limit);
+}
+
+// Whether all of `tiles` split into valid melds (search.h).
+bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, size_t node_limit) {
+  return arrange_into(tiles, p, nullptr, stats, node_limit);
 }
 
 }  // namespace rummikub

@@ -124,12 +124,14 @@ class HardBot(Bot):
         seen = core_of(view.table.tiles()).sum(core_of(rack))
         unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
         partners = self._partners(rack, unseen, rules.numbers)
-        scores = self._static_scores(played, rack, partners, tile_weight)
+        # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
+        # every play: in one pass.
+        drawing = view.pool_size > 0
+        scores = self._static_scores(played + [_EMPTY] if drawing else played, rack, partners, tile_weight)
         scored: list[tuple[float, int, TileSet | None]] = [
             (score, i, tiles) for i, (score, tiles) in enumerate(zip(scores, played))]
-        if view.pool_size > 0:
-            draw = self._static_scores([_EMPTY], rack, partners, tile_weight)[0]
-            scored.append((draw - self.weights.draw, len(played), None))
+        if drawing:
+            scored.append((scores[-1] - self.weights.draw, len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
@@ -222,8 +224,9 @@ class HardBot(Bot):
         racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
                  for q in threats}
         # An opponent goes out on a table when the table's tiles and its whole rack split into sets: one
-        # ``arrange`` of the tiles together (the table's jokers count as free: a slight overestimate of what
-        # the opponent can do, which is the safe side for a threat; exactly solve_batch's answer, faster).
+        # ``arrange`` search of the tiles together, asked only whether a partition exists (the table's jokers
+        # count as free: a slight overestimate of what the opponent can do, which is the safe side for a threat;
+        # exactly solve_batch's answer, faster).
         hidden = [rack for q in threats for rack in racks[q]]
         n = len(hidden)
         base = core_of(view.table.tiles())
@@ -234,7 +237,7 @@ class HardBot(Bot):
         went_out = [0] * n  # per sample: how many candidates it went out on so far
         work = [0] * n  # per sample: the search states it took so far
         order: list[int] = list(range(n))
-        arrange = _core.arrange
+        goes_out = _core.can_arrange  # whether the table and a rack split into sets, and the search states it took
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
@@ -244,9 +247,9 @@ class HardBot(Bot):
                 keys = [(-went_out[j], work[j]) for j in range(n)]
                 order = sorted(range(n), key=keys.__getitem__)
             for j in order:  # sample by sample: a candidate charged below the best stops early
-                found = arrange(table.sum(hidden[j]), params)
-                work[j] += found.stats.states
-                if found.table is not None:
+                found, states = goes_out(table, hidden[j], params)
+                work[j] += states
+                if found:
                     outs += 1
                     went_out[j] += 1
                     if best is not None and score - threat * (outs / n) < best[0]:
