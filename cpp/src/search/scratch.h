@@ -46,28 +46,34 @@ struct ChoiceList {
   uint32_t begin[kMaxCount + 2];  // the choices of b rack copies: choices[begin[b] .. begin[b + 1])
 };
 
-// Where a listed play's best arrangement ends: its programme and final node, and whether the play is built.
-struct PlayWhere {
-  size_t prog, node;
-  bool built;
-};
-
 // all_plays' own containers (enumerate.cpp), kept between calls so that a warm listing allocates little: the
-// distinct plays as they are found, their index and order, and the lists of a listing that was let go (emptied,
-// their capacity reused by the next).
+// rack tiles placed on the way to the live states of two layers of the guide, the distinct plays as they are
+// found, their index and order, and the lists of a listing that was let go (emptied, their capacity reused by
+// the next).
 struct PlaysScratch {
+  // The (rack tiles placed, best score) pairs of one layer, grouped by state: state i's are [first[i], first[i + 1]).
+  struct Pairs {
+    std::vector<uint32_t> first;
+    std::vector<uint64_t> masks;
+    std::vector<int64_t> scores;
+  };
+  Pairs pairs[2];
+  // The next layer's pairs as they are made (their state, rack tiles and score), and their index.
+  std::vector<uint32_t> made_state;
+  std::vector<uint64_t> made_mask;
+  std::vector<int64_t> made_score;
+  std::vector<int32_t> by_pair;  // open addressing: (state, rack tiles) -> pair made
   struct Found {
     uint64_t mask;    // the rack tiles placed (usage bits)
     int rack_jokers;  // the rack jokers placed
-    int64_t score;    // the best arrangement's score, programme and final node so far
-    size_t prog, node;
+    int64_t score;    // the best arrangement's score
   };
   std::vector<Found> found;        // first-seen order
   std::vector<int32_t> by_key;     // open addressing: (mask, rack jokers) -> entry of `found`
   std::vector<TileSet> played;     // each entry's played tiles
   std::vector<uint32_t> rank;      // the entries, best first
   std::vector<PlayResult> plays;   // a released listing's plays (empty)
-  std::vector<PlayWhere> where;    // and their places (empty)
+  std::vector<uint8_t> built;      // and their flags (empty)
 };
 
 // The memory a search works in: the memos its programmes share (transitions, group splits, run covers, group
