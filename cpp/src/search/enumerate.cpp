@@ -150,76 +150,111 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const std::vector<std::pair<int32_t, int32_t>>& moves = guide.moves(li);
       const std::vector<Node>& from = guide.layer_nodes(li);
       const std::vector<Node>& to = guide.layer_nodes(li + 1);
-      size_t bound = 0;  // the pairs the moves offer
+      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer.
+      std::vector<uint32_t>& into = ps.into;
+      std::vector<int32_t>& into_moves = ps.into_moves;
+      into.assign(to.size() + 1, 0);
+      const uint32_t* const first = cur->first.data();
+      size_t bound = 0, live_moves = 0;
       for (const auto& [packed, q] : moves) {
         const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        if (guide.alive(li + 1, static_cast<size_t>(q))) bound += cur->first[p + 1] - cur->first[p];
+        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
+        bound += first[p + 1] - first[p];
+        ++live_moves;
+        ++into[static_cast<size_t>(q) + 1];
       }
       if (bound == 0) {
         reached = false;
         break;
       }
-      size_t cap = 16;
-      while (cap < bound * 2) cap <<= 1;
-      std::vector<int32_t>& by_pair = ps.by_pair;
-      by_pair.assign(cap, -1);
-      std::vector<uint32_t>& made_state = ps.made_state;
-      std::vector<uint64_t>& made_mask = ps.made_mask;
-      std::vector<int64_t>& made_score = ps.made_score;
-      made_state.clear();
-      made_mask.clear();
-      made_score.clear();
-      const int table_jokers = in.table_jokers;
-      const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
+      for (size_t q = 0; q < to.size(); ++q) into[q + 1] += into[q];
+      into_moves.resize(live_moves);
       for (const auto& [packed, q] : moves) {
         const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        const uint32_t begin = cur->first[p], end = cur->first[p + 1];
-        if (begin == end || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
-        const int b = static_cast<int>(static_cast<uint32_t>(packed) >> Programme::kMoveShift);
-        // The rack jokers the move places: the free jokers past the table's count are the rack's (Input).
-        const int before = jokers_placed(from[p].s), after = jokers_placed(to[static_cast<size_t>(q)].s);
-        const int yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
-        const int64_t delta = b * w_tile + yr * w_joker;
-        const uint64_t bits = b == 0 ? 0 : ((uint64_t{1} << b) - 1) << in.usage_bit[c][n];
-        const uint64_t qh = static_cast<uint64_t>(q) * 0x9E3779B97F4A7C15ULL;
-        for (uint32_t k = begin; k < end; ++k) {
-          const uint64_t m = cur->masks[k] | bits;
-          const int64_t score = cur->scores[k] + delta;
-          const uint64_t h = (m ^ qh) * 0xBF58476D1CE4E5B9ULL;
-          size_t at = static_cast<size_t>(h ^ (h >> 31)) & (cap - 1);
-          for (; by_pair[at] >= 0; at = (at + 1) & (cap - 1)) {
-            const size_t e = static_cast<size_t>(by_pair[at]);
-            if (made_mask[e] == m && made_state[e] == static_cast<uint32_t>(q)) break;
+        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
+        into_moves[into[static_cast<size_t>(q)]++] = packed;
+      }
+      // (into[q] is now where state q's moves end)
+      next->first.resize(to.size() + 1);
+      next->masks.resize(bound);
+      next->scores.resize(bound);
+      uint32_t* const next_first = next->first.data();
+      uint64_t* const masks = next->masks.data();
+      int64_t* const scores = next->scores.data();
+      const uint64_t* const cur_masks = cur->masks.data();
+      const int64_t* const cur_scores = cur->scores.data();
+      const int table_jokers = in.table_jokers;
+      const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
+      uint32_t made = 0, move_at = 0;
+      for (size_t q = 0; q < to.size(); ++q) {
+        next_first[q] = made;
+        const uint32_t move_end = into[q];
+        if (move_at == move_end) continue;
+        const int after = jokers_placed(to[q].s);
+        // What move k adds to its parent's pairs: the rack copies' bits, and their weight and the rack jokers'.
+        auto added = [&](uint32_t k, size_t& p, uint64_t& bits, int64_t& delta) {
+          const int32_t packed = into_moves[k];
+          p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
+          const int b = static_cast<int>(static_cast<uint32_t>(packed) >> Programme::kMoveShift);
+          // (the free jokers past the table's count are the rack's: Input)
+          const int before = jokers_placed(from[p].s);
+          const int yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
+          delta = b * w_tile + yr * w_joker;
+          bits = b == 0 ? 0 : ((uint64_t{1} << b) - 1) << in.usage_bit[c][n];
+        };
+        size_t p;
+        uint64_t bits;
+        int64_t delta;
+        if (move_end - move_at == 1) {  // one way in: the parent's pairs, each extended (all distinct)
+          added(move_at, p, bits, delta);
+          for (uint32_t k = first[p]; k < first[p + 1]; ++k) {
+            masks[made] = cur_masks[k] | bits;
+            scores[made] = cur_scores[k] + delta;
+            ++made;
           }
-          if (by_pair[at] < 0) {
-            by_pair[at] = static_cast<int32_t>(made_state.size());
-            made_state.push_back(static_cast<uint32_t>(q));
-            made_mask.push_back(m);
-            made_score.push_back(score);
-          } else {
-            int64_t& best = made_score[static_cast<size_t>(by_pair[at])];
-            best = std::max(best, score);
+          move_at = move_end;
+          continue;
+        }
+        // Several ways in: pairs with the same rack tiles merge (keeping the best score).
+        size_t offered = 0;
+        for (uint32_t k = move_at; k < move_end; ++k) {
+          const size_t pk = static_cast<size_t>(into_moves[k]) & (Programme::kMoveCopies - 1);
+          offered += first[pk + 1] - first[pk];
+        }
+        size_t cap = 16;
+        while (cap < offered * 2) cap <<= 1;
+        std::vector<int32_t>& by_pair = ps.by_pair;
+        by_pair.assign(cap, -1);
+        const uint32_t base = made;
+        for (; move_at < move_end; ++move_at) {
+          added(move_at, p, bits, delta);
+          for (uint32_t k = first[p]; k < first[p + 1]; ++k) {
+            const uint64_t m = cur_masks[k] | bits;
+            const int64_t score = cur_scores[k] + delta;
+            const uint64_t h = m * 0xBF58476D1CE4E5B9ULL;
+            size_t at = static_cast<size_t>(h ^ (h >> 31)) & (cap - 1);
+            for (; by_pair[at] >= 0; at = (at + 1) & (cap - 1)) {
+              if (masks[base + static_cast<uint32_t>(by_pair[at])] == m) break;
+            }
+            if (by_pair[at] < 0) {
+              by_pair[at] = static_cast<int32_t>(made - base);
+              masks[made] = m;
+              scores[made] = score;
+              ++made;
+            } else {
+              int64_t& best = scores[base + static_cast<uint32_t>(by_pair[at])];
+              best = std::max(best, score);
+            }
           }
         }
       }
-      // Grouped by state (a counting sort, stable: each state's pairs in the order they were made).
-      const size_t made = made_state.size();
-      next->first.assign(to.size() + 1, 0);
-      for (uint32_t q : made_state) ++next->first[q + 1];
-      for (size_t q = 0; q < to.size(); ++q) next->first[q + 1] += next->first[q];
+      next_first[to.size()] = made;
       next->masks.resize(made);
       next->scores.resize(made);
-      for (size_t e = 0; e < made; ++e) {
-        const uint32_t at = next->first[made_state[e]]++;
-        next->masks[at] = made_mask[e];
-        next->scores[at] = made_score[e];
-      }
-      for (size_t q = to.size(); q > 0; --q) next->first[q] = next->first[q - 1];
-      next->first[0] = 0;
       held += made;
       if (stats != nullptr) stats->states += made;
       if (node_limit != 0 &&
-          (held > node_limit || guide_bytes + (cur->masks.size() + made) * kBytesPerPair >= byte_budget)) {
+          (held > node_limit || guide_bytes + (cur->masks.size() + bound) * kBytesPerPair >= byte_budget)) {
         return PlaysStatus::TooMany;
       }
       std::swap(cur, next);

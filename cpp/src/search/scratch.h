@@ -58,11 +58,11 @@ struct PlaysScratch {
     std::vector<int64_t> scores;
   };
   Pairs pairs[2];
-  // The next layer's pairs as they are made (their state, rack tiles and score), and their index.
-  std::vector<uint32_t> made_state;
-  std::vector<uint64_t> made_mask;
-  std::vector<int64_t> made_score;
-  std::vector<int32_t> by_pair;  // open addressing: (state, rack tiles) -> pair made
+  // The guide's moves into the next layer's live states, grouped by state (state q's end at into[q]), and the index
+  // of the pairs made for a state that several moves reach.
+  std::vector<uint32_t> into;
+  std::vector<int32_t> into_moves;
+  std::vector<int32_t> by_pair;  // open addressing: rack tiles -> pair made
   struct Found {
     uint64_t mask;    // the rack tiles placed (usage bits)
     int rack_jokers;  // the rack jokers placed
