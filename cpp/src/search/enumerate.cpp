@@ -4,6 +4,7 @@
 // best score, and each distinct set at a legal end is a play. A play's table is found when it is first asked for,
 // by the search of its own tiles.
 #include <algorithm>
+#include <cassert>
 
 #include "jokers.h"
 #include "rebuild.h"
@@ -20,6 +21,7 @@ constexpr size_t kBytesPerPair = 48;
 // The plays found and what builds them: the position.
 struct PlayEnumeration::Impl {
   std::vector<Meld> table;
+  TileSet table_tiles;
   SearchRules rules;
   bool opened = true;
   std::vector<PlayResult> plays;  // played, key and tiles at once; table and value once built
@@ -35,14 +37,37 @@ struct PlayEnumeration::Impl {
       spare.built = std::move(built);
     }
   }
-  // Builds play i (its table and value) if it is not built yet: the best play of its own tiles places all of
-  // them (a tile more outweighs any value), with the key the listing found. (The list may be read by another
-  // thread than the one that made it: the search works in the calling thread's scratch.)
+  // Builds play i (its table and value) if it is not built yet: the search of the position with the play's tiles
+  // as the rack, at a floor of the play's key, which only arrangements placing every tile with the key reach (a
+  // tile left out costs more than any placement of the jokers adds). The first such end of the first input that
+  // has one is the play. (The list may be read by another thread than the one that made it: the search works in
+  // the calling thread's scratch.)
   void build(size_t i) {
     if (built[i] != 0) return;
+    using namespace search;
+    const PlayResult& want = plays[i];
+    SearchScratch& scratch = thread_scratch();
+    scratch.trim();
+    bool untouched = false;
+    std::vector<Input> inputs = position_inputs(table, table_tiles, want.played, rules, opened, true,
+                                                Objective::Tiles, untouched, scratch, nullptr);  // (prepared)
+    for (Input& in : inputs) in.usage = false;
+    for (const Input& in : inputs) {
+      Programme prog(in, scratch, nullptr, want.key);
+      prog.run();
+      for (size_t f : prog.finals()) {
+        if (prog.final_node(f).score < want.key) continue;
+        PlayResult r = make_result(prog, f, table, untouched);
+        assert(r.played == want.played && r.key == want.key);
+        plays[i] = std::move(r);
+        built[i] = 1;
+        return;
+      }
+    }
+    // (Unreachable: the play is legal. Kept as the plain search of its tiles, which finds it too.)
     PlayResult r;
-    const bool found = solve(table, plays[i].played, rules, opened, Objective::Tiles, r, nullptr);
-    assert(found && r.played == plays[i].played && r.key == plays[i].key);
+    const bool found = solve(table, want.played, rules, opened, Objective::Tiles, r, nullptr);
+    assert(found && r.played == want.played && r.key == want.key);
     (void)found;
     plays[i] = std::move(r);
     built[i] = 1;
@@ -301,6 +326,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   });
   auto impl = std::make_unique<PlayEnumeration::Impl>();
   impl->table = table;
+  impl->table_tiles = table_tiles;
   impl->rules = rules;
   impl->opened = opened;
   impl->plays = std::move(ps.plays);  // (the lists of a listing let go, if any)
