@@ -112,6 +112,10 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, untouched, scratch, stats);
   // The best arrangement of each distinct play, keyed by (rack tiles used, rack jokers used), in first-seen order.
   PlaysScratch& ps = scratch.plays;
+  struct Trim {  // (on every way out: a large listing's lists go)
+    PlaysScratch& ps;
+    ~Trim() { ps.trim(); }
+  } trim_after{ps};
   std::vector<PlaysScratch::Found>& found = ps.found;
   std::vector<int32_t>& by_key = ps.by_key;
   found.clear();

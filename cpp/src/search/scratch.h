@@ -74,6 +74,26 @@ struct PlaysScratch {
   std::vector<uint32_t> rank;      // the entries, best first
   std::vector<PlayResult> plays;   // a released listing's plays (empty)
   std::vector<uint8_t> built;      // and their flags (empty)
+
+  // Lets the memory of a large listing go (what the forward pass and the index of the plays hold past a few MB),
+  // so that one big listing does not keep its memory in the thread's scratch for good.
+  void trim() {
+    constexpr size_t kMost = size_t{1} << 18;  // pairs (16 bytes each) or moves
+    for (Pairs& p : pairs) {
+      if (p.masks.capacity() > kMost || p.first.capacity() > kMost) p = Pairs();
+    }
+    if (into.capacity() > kMost || into_moves.capacity() > kMost) {
+      into = std::vector<uint32_t>();
+      into_moves = std::vector<int32_t>();
+    }
+    if (by_pair.capacity() > kMost) by_pair = std::vector<int32_t>();
+    if (found.capacity() > kMost / 2 || by_key.capacity() > kMost) {
+      found = std::vector<Found>();
+      by_key = std::vector<int32_t>();
+      played = std::vector<TileSet>();
+      rank = std::vector<uint32_t>();
+    }
+  }
 };
 
 // The memory a search works in: the memos its programmes share (transitions, group splits, run covers, group
