@@ -79,9 +79,9 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
 enum class PlaysStatus : uint8_t { Ok = 0, BadPosition, RackTooLarge, TooMany };
 
 // Every distinct legal play of a position, as all_plays lists them. The played tiles and key of each play
-// are known at once; its arrangement (the new table and value) is rebuilt from the search's layers when
-// first asked for. The list keeps those layers until every play was built or the list is destroyed (after a
-// large search it builds every play at once and lets the layers go). Not for two threads at once.
+// are known at once; its arrangement (the new table and value) is found when first asked for, by solving the
+// position with the play's tiles as the rack (the best play of those places all of them, with the key listed).
+// The list holds only the plays, not the search. Not for two threads at once.
 class PlayEnumeration {
  public:
   struct Impl;  // defined with the search

@@ -1,64 +1,76 @@
-// Enumeration: all_plays() and the list of plays it returns. A programme without usage masks (the guide) first
-// finds the states that can reach a legal end; the programme with masks keeps only those, and each distinct set
-// of rack tiles placed keeps its best end. A play's table is rebuilt when it is first asked for.
+// Enumeration: all_plays() and the list of plays it returns. A programme without usage masks (the guide) finds
+// the states that can reach a legal end and records its moves with the rack copies each places; the sets of rack
+// tiles placed on the way to each live state then follow the moves forward, layer by layer, each set with its
+// best score, and each distinct set at a legal end is a play. A play's table is found when it is first asked for,
+// by the search of its own tiles.
 #include <algorithm>
+#include <cassert>
 
 #include "jokers.h"
 #include "rebuild.h"
 
 namespace rummikub {
 
-using search::make_result;
-
-// Past this many states (about 100 bytes each with their index, so 6.5 MB), all_plays builds every play at
-// once rather than keep its layers.
-constexpr size_t kKeptStates = size_t{1} << 16;
-// What a final node's play costs the limit: its entry while the plays are collected, and the play built (its
-// tiles and table).
+// What a play found costs the limit while the plays are collected, and the play built (its tiles and table).
 constexpr size_t kBytesPerPlay = 512;
 // The most plays whose lists a scratch keeps for the next listing (about 100 bytes each).
 constexpr size_t kSparePlays = size_t{1} << 14;
+// What a pair of rack tiles placed and score held by the forward pass costs the limit (both layers' and the index).
+constexpr size_t kBytesPerPair = 48;
 
-// The plays found and what rebuilds them: the inputs (which the programmes refer to) and the programmes.
+// The plays found and what builds them: the position.
 struct PlayEnumeration::Impl {
-  std::vector<search::Input> inputs;
-  std::vector<search::Programme> progs;
   std::vector<Meld> table;
-  bool untouched = false;
-  using Where = search::PlayWhere;
+  TileSet table_tiles;
+  SearchRules rules;
+  bool opened = true;
   std::vector<PlayResult> plays;  // played, key and tiles at once; table and value once built
-  std::vector<Where> where;
-  size_t unbuilt = 0;
+  std::vector<uint8_t> built;
 
-  // Lets the programmes go (their layers to the calling thread's scratch) and leaves the lists to it for the
-  // next listing (unless they are large).
+  // Leaves the lists to the calling thread's scratch for the next listing (unless they are large).
   ~Impl() {
-    release();
     search::PlaysScratch& spare = search::thread_scratch().plays;
     if (plays.capacity() <= kSparePlays && plays.capacity() > spare.plays.capacity()) {
       plays.clear();
-      where.clear();
+      built.clear();
       spare.plays = std::move(plays);
-      spare.where = std::move(where);
+      spare.built = std::move(built);
     }
   }
-  // Builds play i (its table and value) if it is not built yet.
+  // Builds play i (its table and value) if it is not built yet: the search of the position with the play's tiles
+  // as the rack, at a floor of the play's key, which only arrangements placing every tile with the key reach (a
+  // tile left out costs more than any placement of the jokers adds). The first such end of the first input that
+  // has one is the play. (The list may be read by another thread than the one that made it: the search works in
+  // the calling thread's scratch.)
   void build(size_t i) {
-    Where& w = where[i];
-    if (w.built) return;
-    // The list may be read by another thread than the one that made it: the calling thread's scratch rebuilds.
-    search::Programme& prog = progs[w.prog];
-    prog.rebind(search::thread_scratch());
-    plays[i] = make_result(prog, w.node, table, untouched);
-    w.built = true;
-    if (--unbuilt == 0) release();  // every play is built: the layers can go
-  }
-  // Lets the programmes go, their layers to the calling thread's scratch.
-  void release() {
-    if (progs.empty()) return;
-    search::SearchScratch& scratch = search::thread_scratch();
-    for (search::Programme& prog : progs) prog.rebind(scratch);
-    progs.clear();
+    if (built[i] != 0) return;
+    using namespace search;
+    const PlayResult& want = plays[i];
+    SearchScratch& scratch = thread_scratch();
+    scratch.trim();
+    bool untouched = false;
+    std::vector<Input> inputs = position_inputs(table, table_tiles, want.played, rules, opened, true,
+                                                Objective::Tiles, untouched, scratch, nullptr);  // (prepared)
+    for (Input& in : inputs) in.usage = false;
+    for (const Input& in : inputs) {
+      Programme prog(in, scratch, nullptr, want.key);
+      prog.run();
+      for (size_t f : prog.finals()) {
+        if (prog.final_node(f).score < want.key) continue;
+        PlayResult r = make_result(prog, f, table, untouched);
+        assert(r.played == want.played && r.key == want.key);
+        plays[i] = std::move(r);
+        built[i] = 1;
+        return;
+      }
+    }
+    // (Unreachable: the play is legal. Kept as the plain search of its tiles, which finds it too.)
+    PlayResult r;
+    const bool found = solve(table, want.played, rules, opened, Objective::Tiles, r, nullptr);
+    assert(found && r.played == want.played && r.key == want.key);
+    (void)found;
+    plays[i] = std::move(r);
+    built[i] = 1;
   }
 };
 
@@ -95,79 +107,198 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   TileSet numbered = rack;
   numbered.jokers = 0;
   if (numbered.size() > 64) return PlaysStatus::RackTooLarge;
-  auto impl = std::make_unique<PlayEnumeration::Impl>();
-  impl->inputs =
-      position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, impl->untouched, scratch, stats);
-  impl->table = table;
-  const std::vector<Input>& inputs = impl->inputs;  // not resized from here on: the programmes refer to them
-  std::vector<Programme>& progs = impl->progs;
+  bool untouched = false;
+  const std::vector<Input> inputs =
+      position_inputs(table, table_tiles, rack, rules, opened, true, Objective::Tiles, untouched, scratch, stats);
   // The best arrangement of each distinct play, keyed by (rack tiles used, rack jokers used), in first-seen order.
   PlaysScratch& ps = scratch.plays;
+  struct Trim {  // (on every way out: a large listing's lists go)
+    PlaysScratch& ps;
+    ~Trim() { ps.trim(); }
+  } trim_after{ps};
   std::vector<PlaysScratch::Found>& found = ps.found;
   std::vector<int32_t>& by_key = ps.by_key;
   found.clear();
   by_key.assign(64, -1);
-  progs.reserve(inputs.size());
-  // The limit counts the states made so far and the bytes held: the programmes kept, each play's entry, and
-  // while an input is searched, its guide.
-  size_t held = 0, kept_bytes = 0;
-  const size_t byte_budget = limit_bytes(node_limit);
-  auto bytes_left = [&](size_t more) -> size_t {
-    return node_limit == 0 ? 0 : byte_budget - std::min(kept_bytes + more, byte_budget - 1);
+  // Offers a play at a legal end: keeps the best score of each key.
+  auto offer_play = [&](uint64_t mask, int rack_jokers, int64_t score) {
+    size_t slots = by_key.size() - 1;
+    size_t i = slot_of(mask, rack_jokers) & slots;
+    for (; by_key[i] >= 0; i = (i + 1) & slots) {
+      PlaysScratch::Found& e = found[static_cast<size_t>(by_key[i])];
+      if (e.mask == mask && e.rack_jokers == rack_jokers) {
+        e.score = std::max(e.score, score);
+        return;
+      }
+    }
+    by_key[i] = static_cast<int32_t>(found.size());
+    found.push_back(PlaysScratch::Found{mask, rack_jokers, score});
+    if (found.size() * 2 > by_key.size()) {  // (rehash at half full)
+      by_key.assign(by_key.size() * 2, -1);
+      slots = by_key.size() - 1;
+      for (size_t e = 0; e < found.size(); ++e) {
+        size_t j = slot_of(found[e].mask, found[e].rack_jokers) & slots;
+        while (by_key[j] >= 0) j = (j + 1) & slots;
+        by_key[j] = static_cast<int32_t>(e);
+      }
+    }
   };
+  // The limit counts the states and pairs made so far and the bytes held: the plays found, and while an input is
+  // searched, its guide and the pairs of two layers.
+  size_t held = 0;
+  const size_t byte_budget = limit_bytes(node_limit);
+  const int C = rules.p.colours;
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
+    const Input& in = inputs[ii];
     const size_t limit = node_limit == 0 ? 0 : node_limit - std::min(held, node_limit - 1);
-    // The same programme without usage masks first: it finds the states that lead to a legal end at all, and
-    // the programme with masks (many times larger) keeps only those.
-    Input bare = inputs[ii];
+    const size_t kept_bytes = found.size() * kBytesPerPlay;
+    // The programme without usage masks: every state it reaches, its moves, and which states lead to a legal end.
+    Input bare = in;
     bare.usage = false;
     bare.require_play = false;
-    Programme guide(bare, scratch, stats, INT64_MIN, limit, bytes_left(0));
+    Programme guide(bare, scratch, stats, INT64_MIN, limit,
+                    node_limit == 0 ? 0 : byte_budget - std::min(kept_bytes, byte_budget - 1));
     guide.make_guide();
     guide.run();
     if (guide.exceeded()) return PlaysStatus::TooMany;
     guide.mark_alive();
+    held += guide.held();
     if (!guide.any_alive()) continue;
-    progs.emplace_back(inputs[ii], scratch, stats, INT64_MIN, limit, bytes_left(guide.bytes()));
-    Programme& prog = progs.back();
-    prog.set_guide(&guide);
-    prog.run();
-    prog.set_guide(nullptr);
-    if (prog.exceeded()) return PlaysStatus::TooMany;
-    if (stats != nullptr) held = static_cast<size_t>(stats->states);
-    const std::vector<size_t> finals = prog.finals();
-    kept_bytes += prog.bytes() + finals.size() * kBytesPerPlay;
-    if (node_limit != 0 && kept_bytes >= byte_budget) return PlaysStatus::TooMany;
-    for (size_t f : finals) {
-      const Node& x = prog.final_node(f);
-      const int rack_jokers = jokers_placed(x.s) - inputs[ii].table_jokers;  // rack jokers played
-      size_t slots = by_key.size() - 1;
-      size_t i = slot_of(x.s.mask, rack_jokers) & slots;
-      for (; by_key[i] >= 0; i = (i + 1) & slots) {
-        const PlaysScratch::Found& e = found[static_cast<size_t>(by_key[i])];
-        if (e.mask == x.s.mask && e.rack_jokers == rack_jokers) break;
+    const size_t guide_bytes = kept_bytes + guide.bytes();
+    // Forward over the moves into live states: the pairs (rack tiles placed, best score) of each state of the
+    // layer, from its parents' pairs with the rack copies and jokers of the move added.
+    PlaysScratch::Pairs* cur = &ps.pairs[0];
+    PlaysScratch::Pairs* next = &ps.pairs[1];
+    cur->first.assign({0, 1});
+    cur->masks.assign(1, 0);
+    cur->scores.assign(1, 0);
+    const size_t last = guide.last_layer();
+    bool reached = true;
+    for (size_t li = 0; li < last; ++li) {
+      const int n = static_cast<int>(li) / (C + 1) + 1, c = static_cast<int>(li) % (C + 1);
+      const std::vector<std::pair<int32_t, int32_t>>& moves = guide.moves(li);
+      const std::vector<Node>& from = guide.layer_nodes(li);
+      const std::vector<Node>& to = guide.layer_nodes(li + 1);
+      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer.
+      std::vector<uint32_t>& into = ps.into;
+      std::vector<int32_t>& into_moves = ps.into_moves;
+      into.assign(to.size() + 1, 0);
+      const uint32_t* const first = cur->first.data();
+      size_t bound = 0, live_moves = 0;
+      for (const auto& [packed, q] : moves) {
+        const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
+        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
+        bound += first[p + 1] - first[p];
+        ++live_moves;
+        ++into[static_cast<size_t>(q) + 1];
       }
-      if (by_key[i] < 0) {
-        by_key[i] = static_cast<int32_t>(found.size());
-        found.push_back(PlaysScratch::Found{x.s.mask, rack_jokers, x.score, progs.size() - 1, f});
-        if (found.size() * 2 > by_key.size()) {  // (rehash at half full)
-          by_key.assign(by_key.size() * 2, -1);
-          slots = by_key.size() - 1;
-          for (size_t e = 0; e < found.size(); ++e) {
-            size_t j = slot_of(found[e].mask, found[e].rack_jokers) & slots;
-            while (by_key[j] >= 0) j = (j + 1) & slots;
-            by_key[j] = static_cast<int32_t>(e);
+      if (bound == 0) {
+        reached = false;
+        break;
+      }
+      for (size_t q = 0; q < to.size(); ++q) into[q + 1] += into[q];
+      into_moves.resize(live_moves);
+      for (const auto& [packed, q] : moves) {
+        const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
+        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
+        into_moves[into[static_cast<size_t>(q)]++] = packed;
+      }
+      // (into[q] is now where state q's moves end)
+      next->first.resize(to.size() + 1);
+      next->masks.resize(bound);
+      next->scores.resize(bound);
+      uint32_t* const next_first = next->first.data();
+      uint64_t* const masks = next->masks.data();
+      int64_t* const scores = next->scores.data();
+      const uint64_t* const cur_masks = cur->masks.data();
+      const int64_t* const cur_scores = cur->scores.data();
+      const int table_jokers = in.table_jokers;
+      const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
+      uint32_t made = 0, move_at = 0;
+      for (size_t q = 0; q < to.size(); ++q) {
+        next_first[q] = made;
+        const uint32_t move_end = into[q];
+        if (move_at == move_end) continue;
+        const int after = jokers_placed(to[q].s);
+        // What move k adds to its parent's pairs: the rack copies' bits, and their weight and the rack jokers'.
+        auto added = [&](uint32_t k, size_t& p, uint64_t& bits, int64_t& delta) {
+          const int32_t packed = into_moves[k];
+          p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
+          const int b = static_cast<int>(static_cast<uint32_t>(packed) >> Programme::kMoveShift);
+          // (the free jokers past the table's count are the rack's: Input)
+          const int before = jokers_placed(from[p].s);
+          const int yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
+          delta = b * w_tile + yr * w_joker;
+          bits = b == 0 ? 0 : ((uint64_t{1} << b) - 1) << in.usage_bit[c][n];
+        };
+        size_t p;
+        uint64_t bits;
+        int64_t delta;
+        if (move_end - move_at == 1) {  // one way in: the parent's pairs, each extended (all distinct)
+          added(move_at, p, bits, delta);
+          for (uint32_t k = first[p]; k < first[p + 1]; ++k) {
+            masks[made] = cur_masks[k] | bits;
+            scores[made] = cur_scores[k] + delta;
+            ++made;
+          }
+          move_at = move_end;
+          continue;
+        }
+        // Several ways in: pairs with the same rack tiles merge (keeping the best score).
+        size_t offered = 0;
+        for (uint32_t k = move_at; k < move_end; ++k) {
+          const size_t pk = static_cast<size_t>(into_moves[k]) & (Programme::kMoveCopies - 1);
+          offered += first[pk + 1] - first[pk];
+        }
+        size_t cap = 16;
+        while (cap < offered * 2) cap <<= 1;
+        std::vector<int32_t>& by_pair = ps.by_pair;
+        by_pair.assign(cap, -1);
+        const uint32_t base = made;
+        for (; move_at < move_end; ++move_at) {
+          added(move_at, p, bits, delta);
+          for (uint32_t k = first[p]; k < first[p + 1]; ++k) {
+            const uint64_t m = cur_masks[k] | bits;
+            const int64_t score = cur_scores[k] + delta;
+            const uint64_t h = m * 0xBF58476D1CE4E5B9ULL;
+            size_t at = static_cast<size_t>(h ^ (h >> 31)) & (cap - 1);
+            for (; by_pair[at] >= 0; at = (at + 1) & (cap - 1)) {
+              if (masks[base + static_cast<uint32_t>(by_pair[at])] == m) break;
+            }
+            if (by_pair[at] < 0) {
+              by_pair[at] = static_cast<int32_t>(made - base);
+              masks[made] = m;
+              scores[made] = score;
+              ++made;
+            } else {
+              int64_t& best = scores[base + static_cast<uint32_t>(by_pair[at])];
+              best = std::max(best, score);
+            }
           }
         }
-      } else {
-        PlaysScratch::Found& best = found[static_cast<size_t>(by_key[i])];
-        if (x.score > best.score) {
-          best.score = x.score;
-          best.prog = progs.size() - 1;
-          best.node = f;
-        }
+      }
+      next_first[to.size()] = made;
+      next->masks.resize(made);
+      next->scores.resize(made);
+      held += made;
+      if (stats != nullptr) stats->states += made;
+      if (node_limit != 0 &&
+          (held > node_limit || guide_bytes + (cur->masks.size() + bound) * kBytesPerPair >= byte_budget)) {
+        return PlaysStatus::TooMany;
+      }
+      std::swap(cur, next);
+    }
+    if (!reached) continue;
+    // The pairs at legal ends (the last layer's live states) are the plays.
+    const std::vector<Node>& ends = guide.layer_nodes(last);
+    for (size_t f = 0; f + 1 < cur->first.size(); ++f) {
+      const int rack_jokers = jokers_placed(ends[f].s) - in.table_jokers;
+      for (uint32_t k = cur->first[f]; k < cur->first[f + 1]; ++k) {
+        if (in.require_play && cur->scores[k] <= 0) continue;
+        offer_play(cur->masks[k], rack_jokers, cur->scores[k]);
       }
     }
+    if (node_limit != 0 && found.size() * kBytesPerPlay >= byte_budget) return PlaysStatus::TooMany;
   }
   // The played tiles of a play follow from its usage mask: bit Input::usage_bit[c][n] + k stands for copy k of (c, n).
   int tile_of_bit[64];
@@ -197,26 +328,21 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     }
     return a.jokers < b.jokers;
   });
+  auto impl = std::make_unique<PlayEnumeration::Impl>();
+  impl->table = table;
+  impl->table_tiles = table_tiles;
+  impl->rules = rules;
+  impl->opened = opened;
   impl->plays = std::move(ps.plays);  // (the lists of a listing let go, if any)
-  impl->where = std::move(ps.where);
+  impl->built = std::move(ps.built);
   impl->plays.resize(rank.size());
-  impl->where.reserve(rank.size());
+  impl->built.assign(rank.size(), 0);
   for (size_t k = 0; k < rank.size(); ++k) {
     const PlaysScratch::Found& f = found[rank[k]];
     PlayResult& r = impl->plays[k];
     r.played = played[rank[k]];
     r.key = f.score;
     r.tiles = r.played.size();
-    impl->where.push_back(PlayEnumeration::Impl::Where{f.prog, f.node, false});
-  }
-  impl->unbuilt = impl->plays.size();
-  size_t kept = 0;
-  for (const Programme& prog : progs) kept += prog.held();
-  if (impl->unbuilt == 0) {
-    impl->release();
-  } else if (kept > kKeptStates) {
-    // A large search: build every play now rather than hold its layers.
-    for (size_t i = 0; i < impl->plays.size(); ++i) impl->build(i);
   }
   result = PlayEnumeration(std::move(impl));
   return PlaysStatus::Ok;

@@ -137,6 +137,15 @@ class Programme {
   void mark_alive();
   // Returns true when the guide has a legal end at all.
   bool any_alive() const { return !alive_.empty() && !alive_[0].empty() && alive_[0][0] != 0; }
+  // A guide's moves out of layer li (after run()): (parent | rack copies placed << kMoveShift, node).
+  static constexpr int kMoveShift = 28;
+  static constexpr size_t kMoveCopies = size_t{1} << kMoveShift;
+  const std::vector<std::pair<int32_t, int32_t>>& moves(size_t li) const { return moves_[li]; }
+  // Returns true when node i of a guide's layer li can reach a legal end (after mark_alive()).
+  bool alive(size_t li, size_t i) const { return alive_[li][i] != 0; }
+  // Returns the nodes of layer li, and the index of the last layer (after run()).
+  const std::vector<Node>& layer_nodes(size_t li) const { return layers_[li].nodes; }
+  size_t last_layer() const { return last_; }
   // Prunes this programme's states by a guide's (which must outlive run()).
   void set_guide(const Programme* guide) { guide_ = guide; }
 
@@ -206,9 +215,13 @@ class Programme {
   void table_begin(const Node& x, int n, int c, TableCursor& k) const;
   // Makes the next child of x; returns false when there is none left.
   bool table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const;
-  // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive().
-  void keep(size_t li, size_t parent, int32_t node) {
-    if (guide_mode_) moves_[li - 1].emplace_back(static_cast<int32_t>(parent), node);
+  // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive(), with the rack copies
+  // a colour step's move places (its info's b) in the parent's top bits (kMoveCopies), for all_plays.
+  void keep(size_t li, size_t parent, int32_t node, uint32_t info) {
+    if (!guide_mode_) return;
+    const uint32_t b = li % static_cast<size_t>(in_.p.colours + 1) != 0 ? info & 15 : 0;
+    assert(parent < kMoveCopies);
+    moves_[li - 1].emplace_back(static_cast<int32_t>(parent | size_t{b} << kMoveShift), node);
   }
   // Returns true unless a guide says that a state of layer li can reach no legal end.
   bool viable(size_t li, const State& s) const { return guide_ == nullptr || guided(li, s); }

@@ -46,28 +46,54 @@ struct ChoiceList {
   uint32_t begin[kMaxCount + 2];  // the choices of b rack copies: choices[begin[b] .. begin[b + 1])
 };
 
-// Where a listed play's best arrangement ends: its programme and final node, and whether the play is built.
-struct PlayWhere {
-  size_t prog, node;
-  bool built;
-};
-
 // all_plays' own containers (enumerate.cpp), kept between calls so that a warm listing allocates little: the
-// distinct plays as they are found, their index and order, and the lists of a listing that was let go (emptied,
-// their capacity reused by the next).
+// rack tiles placed on the way to the live states of two layers of the guide, the distinct plays as they are
+// found, their index and order, and the lists of a listing that was let go (emptied, their capacity reused by
+// the next).
 struct PlaysScratch {
+  // The (rack tiles placed, best score) pairs of one layer, grouped by state: state i's are [first[i], first[i + 1]).
+  struct Pairs {
+    std::vector<uint32_t> first;
+    std::vector<uint64_t> masks;
+    std::vector<int64_t> scores;
+  };
+  Pairs pairs[2];
+  // The guide's moves into the next layer's live states, grouped by state (state q's end at into[q]), and the index
+  // of the pairs made for a state that several moves reach.
+  std::vector<uint32_t> into;
+  std::vector<int32_t> into_moves;
+  std::vector<int32_t> by_pair;  // open addressing: rack tiles -> pair made
   struct Found {
     uint64_t mask;    // the rack tiles placed (usage bits)
     int rack_jokers;  // the rack jokers placed
-    int64_t score;    // the best arrangement's score, programme and final node so far
-    size_t prog, node;
+    int64_t score;    // the best arrangement's score
   };
   std::vector<Found> found;        // first-seen order
   std::vector<int32_t> by_key;     // open addressing: (mask, rack jokers) -> entry of `found`
   std::vector<TileSet> played;     // each entry's played tiles
   std::vector<uint32_t> rank;      // the entries, best first
   std::vector<PlayResult> plays;   // a released listing's plays (empty)
-  std::vector<PlayWhere> where;    // and their places (empty)
+  std::vector<uint8_t> built;      // and their flags (empty)
+
+  // Lets the memory of a large listing go (what the forward pass and the index of the plays hold past a few MB),
+  // so that one big listing does not keep its memory in the thread's scratch for good.
+  void trim() {
+    constexpr size_t kMost = size_t{1} << 18;  // pairs (16 bytes each) or moves
+    for (Pairs& p : pairs) {
+      if (p.masks.capacity() > kMost || p.first.capacity() > kMost) p = Pairs();
+    }
+    if (into.capacity() > kMost || into_moves.capacity() > kMost) {
+      into = std::vector<uint32_t>();
+      into_moves = std::vector<int32_t>();
+    }
+    if (by_pair.capacity() > kMost) by_pair = std::vector<int32_t>();
+    if (found.capacity() > kMost / 2 || by_key.capacity() > kMost) {
+      found = std::vector<Found>();
+      by_key = std::vector<int32_t>();
+      played = std::vector<TileSet>();
+      rank = std::vector<uint32_t>();
+    }
+  }
 };
 
 // The memory a search works in: the memos its programmes share (transitions, group splits, run covers, group

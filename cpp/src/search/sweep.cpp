@@ -330,7 +330,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
         ceiling_ = x.ceiling;
         pending_ = INT64_MIN;
         expand(x, idx, [&](const Node& y) {
-          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y));
+          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y), y.info);
         });
         x.ceiling = floor_;
         x.pending = pending_;
@@ -403,7 +403,7 @@ void Programme::mark_alive() {
   for (size_t li = last_; li-- > 0;) {
     alive_[li].assign(layers_[li].nodes.size(), 0);
     for (const auto& [parent, node] : moves_[li]) {
-      if (alive_[li + 1][static_cast<size_t>(node)] != 0) alive_[li][static_cast<size_t>(parent)] = 1;
+      if (alive_[li + 1][static_cast<size_t>(node)] != 0) alive_[li][parent & (kMoveCopies - 1)] = 1;
     }
   }
 }
