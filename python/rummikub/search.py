@@ -168,7 +168,7 @@ def arrange(tiles: TilesLike, rules: RuleSet | None = None, *,
     """
     r = _STANDARD if rules is None else rules if type(rules) is RuleSet else _rules(rules)  # (_rules, inline)
     ts = tiles if type(tiles) is TileSet else _tiles(tiles, r, "tiles")
-    codes = _core.arrange(core_of(ts), r.params, limit).table
+    codes = _core.arrange_table(ts._s, r.params, limit)  # (core_of, inline)
     return None if codes is None else table_of_codes(codes)
 
 
@@ -208,8 +208,7 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     if opened is not True and opened is not False:
         _opened(opened)
     codes = t._codes  # (search_codes and core_of, inline)
-    parts = _core.solve(search_codes(t) if codes is None else codes, k._s, core_rules, opened, obj,
-                        limit).play_parts()
+    parts = _core.solve_play(search_codes(t) if codes is None else codes, k._s, core_rules, opened, obj, limit)
     return None if parts is None else _play(*parts)
 
 
