@@ -391,6 +391,8 @@ class Table(Sequence[Meld]):
     True
     """
 
+    # _tileset and _jokers are caches that may be unset (AttributeError) or None: either way not computed yet (a
+    # search's result leaves them unset: a slot set costs as much as a dict lookup per meld of a new table).
     __slots__ = ("_melds", "_tileset", "_jokers", "_codes")
     _melds: tuple[Meld, ...]
     _tileset: TileSet | None
@@ -449,7 +451,10 @@ class Table(Sequence[Meld]):
 
     def tiles(self) -> TileSet:
         """Every tile on the table, as a multiset."""
-        out = self._tileset
+        try:
+            out = self._tileset
+        except AttributeError:  # unset (see __slots__)
+            out = None
         if out is None:  # computed once: the table is immutable (and the game asks at every turn)
             try:
                 out = TileSet._wrap(_core.TileSet([c for m in self._melds for c in m._info.codes]))
@@ -467,7 +472,10 @@ class Table(Sequence[Meld]):
         >>> [(i, sorted(map(str, c))) for i, c in Table.parse("R1 R2 R3 | K7 B7 J").joker_slots()]
         [(1, ['O7', 'R7'])]
         """
-        out = self._jokers
+        try:
+            out = self._jokers
+        except AttributeError:  # unset (see __slots__)
+            out = None
         if out is None:
             out = tuple((i, c) for i, m in enumerate(self._melds) for c in m._info.candidates)
             _set_jokers(self, out)
@@ -541,4 +549,16 @@ def search_codes(table: Table) -> tuple[int, ...]:
 def table_of_codes(codes: tuple[int, ...]) -> Table:
     """Internal interface of the search: the Table of meld codes from the core (a search result's), made of the
     shared Meld objects, and knowing its codes for the next search."""
-    return Table._wrap(_melds_of_codes(codes), codes)
+    # Table._wrap and the common case of _melds_of_codes inline, the caches left unset (a Python call or a slot
+    # set each cost about a tenth of the whole)
+    try:
+        melds: tuple[Meld, ...] = itemgetter(*codes)(_BY_CODE) if len(codes) > 1 else tuple(map(_of_code, codes))
+    except KeyError:
+        melds = _melds_of_codes(codes)
+    out = _new_table(Table)
+    _set_melds(out, melds)
+    _set_codes(out, codes)
+    return out
+
+
+_new_table = object.__new__
