@@ -43,7 +43,7 @@ from ..tiles import _TILE_TEXTS, Tile, TileSet, _new_tileset, _set_s, of_core
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
 from .legal import LegalActions, check_committed
-from .view import Deferred, Event, PlayerView, public_event, thaw_event
+from .view import DEFERRED, Event, PlayerView, public_event, thaw_event
 
 __all__ = ["Game"]
 
@@ -369,10 +369,10 @@ class Game:
         events = self._events
         _set_view_dict(out, {  # a fresh dict given whole: cheaper than filling the instance's own
             "player": p, "players": self.players, "rules": self.rules, "rack": None if p is None else self._racks[p],
-            "table": self._table, "table_text": Deferred(layout_text, self._table, self._layout),
+            "table": self._table, "table_text": (DEFERRED, layout_text, self._table, self._layout),
             "rack_sizes": counts[1], "pool_size": len(self._pool), "current_player": self._current,
             "opened": counts[2], "turn": self._turn,
-            "history": Deferred(self._public_history_of, events, p, len(events)),
+            "history": (DEFERRED, self._public_history_of, events, p, len(events)),
             "outcome": self._outcome, "deadline": self._deadline})
         return out
 

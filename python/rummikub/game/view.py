@@ -39,7 +39,6 @@ key            shape, type  meaning
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import time
@@ -87,17 +86,15 @@ def public_event(event: Mapping[str, Any], viewer: int | None) -> Event:
     return freeze_event(out)
 
 
-class Deferred(functools.partial):  # type: ignore[type-arg]
-    """A view field's value left to be computed on first read (``Deferred(fn, *args)`` calls ``fn(*args)``,
-    once): a game makes a view every turn, and most readers (every built-in bot) never look at its history or
-    its table's notation. A partial, made in C without a Python call (two a turn)."""
-
-    __slots__ = ()
+DEFERRED = object()
+"""Marks a view field's value left to be computed on first read: the field holds the tuple ``(DEFERRED, fn,
+*args)`` and its first read stores ``fn(*args)`` in its place. A game makes a view every turn, and most readers
+(every built-in bot) never look at its history or its table's notation; a tuple costs a third of an object."""
 
 
 class _LazyField:
     """A data descriptor over a dataclass field: the instance's ``__dict__`` holds the value or a
-    :class:`Deferred`, computed (and stored) on first read. Assigned after the dataclass is made, so the field
+    :data:`DEFERRED` tuple, computed (and stored) on first read. Assigned after the dataclass is made, so the field
     keeps its place, its annotation and no default."""
 
     def __init__(self, name: str) -> None:
@@ -108,8 +105,8 @@ class _LazyField:
             raise AttributeError(self.name)
         d = obj.__dict__
         value = d[self.name]
-        if type(value) is Deferred:
-            value = d[self.name] = value()
+        if type(value) is tuple and value and value[0] is DEFERRED:  # (a real history's items are events)
+            value = d[self.name] = value[1](*value[2:])
         return value
 
     def __set__(self, obj: object, value: Any) -> None:  # the dataclass's __init__ (frozen: nobody else)
@@ -314,5 +311,5 @@ class PlayerView:
         }
 
 
-for _name in ("history", "table_text"):  # filled lazily by Game.view (see Deferred)
+for _name in ("history", "table_text"):  # filled lazily by Game.view (see DEFERRED)
     setattr(PlayerView, _name, _LazyField(_name))
