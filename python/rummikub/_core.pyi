@@ -9,7 +9,7 @@ import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch']
+__all__: list[str] = ['ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch', 'solve_play']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -317,6 +317,10 @@ def arrange(tiles: TileSet, params: Params, limit: int | None = None) -> Arrange
     """
     Partitions every tile into valid melds; SearchLimitError past `limit` states in a run.
     """
+def arrange_table(tiles: TileSet, params: Params, limit: int | None = None) -> tuple[int, ...] | None:
+    """
+    arrange's meld codes, or None when the tiles form no partition.
+    """
 def best_meld_value(tiles: TileSet, params: Params) -> int:
     """
     The highest value of any reading of the tiles as one meld, or -1 when they form none.
@@ -360,6 +364,10 @@ def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIn
 def solve_batch(tables: numpy.typing.NDArray[numpy.int64], racks: numpy.typing.NDArray[numpy.int64], rules: SearchRules, opened: numpy.typing.NDArray[numpy.bool], objective: int, limit: int | None = None, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> BatchResult:
     """
     Best plays of many positions given as (n, 65) int64 count arrays and a bool array `opened`, the objective as its number (Objective's value); table jokers count as free. `threads` workers share the batch (the answers do not depend on it).
+    """
+def solve_play(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: int, limit: int | None = None) -> tuple[TileSet, tuple[int, ...], int, SearchStats] | None:
+    """
+    solve's best play as (played, table, value, stats), or None when no rack tile can be played.
     """
 JOKER: int = 64
 MAX_COLOURS: int = 4

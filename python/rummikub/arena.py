@@ -663,7 +663,8 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
         return _TimedBot(make_bot(name, seed))
 
     patches: list[tuple[Any, str, str]] = [(_core, name, "search") for name in
-                                           ("solve", "all_plays", "arrange", "solve_batch", "check_position")]
+                                           ("solve", "solve_play", "all_plays", "arrange", "arrange_table",
+                                                             "solve_batch", "check_position")]
     patches += [(state, "check_committed", "legality check"), (state.Game, "_view", "views"),
                 (state.Game, "_draw", "drawing")]
     saved = [(owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name))

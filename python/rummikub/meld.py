@@ -204,7 +204,8 @@ class Meld:
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """The tiles: a run in slot order; a group in colour order, jokers last."""
-        return self._info.tiles
+        info = self._info
+        return (info if info.ready else info.fill()).tiles
 
     @property
     def number(self) -> int:
@@ -219,22 +220,26 @@ class Meld:
     @property
     def value(self) -> int:
         """The meld's value: every tile its number, every joker the number it stands for."""
-        return self._info.value
+        info = self._info
+        return (info if info.ready else info.fill()).value
 
     @property
     def jokers(self) -> int:
         """The number of jokers in the meld."""
-        return self._info.jokers
+        info = self._info
+        return (info if info.ready else info.fill()).jokers
 
     @property
     def stands_for(self) -> tuple[JokerMeaning, ...]:
         """What each joker stands for, in order: a tile in a run; in a group, the frozenset of the
         missing-colour tiles it may be (one tile when only one colour is missing)."""
-        return self._info.stands_for
+        info = self._info
+        return (info if info.ready else info.fill()).stands_for
 
     def tileset(self) -> TileSet:
         """The meld's tiles as a multiset."""
-        return self._info.tileset
+        info = self._info
+        return (info if info.ready else info.fill()).tileset
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -245,7 +250,8 @@ class Meld:
         return self._key[3]
 
     def __iter__(self) -> Iterator[Tile]:
-        return iter(self._info.tiles)
+        info = self._info
+        return iter((info if info.ready else info.fill()).tiles)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Meld):
@@ -264,7 +270,8 @@ class Meld:
         raise AttributeError("Meld is immutable")
 
     def __str__(self) -> str:
-        return self._info.text
+        info = self._info
+        return (info if info.ready else info.fill()).text
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
@@ -304,12 +311,31 @@ _set_info = _slot_setter(Meld, "_info")
 
 
 class _MeldInfo:
-    """What a meld's key determines (tiles, jokers' meanings, value, text), computed once per distinct key and
-    shared by every :class:`Meld` with that key. Internal and never mutated after construction."""
+    """What a meld's key determines (tiles, jokers' meanings, value, text, code), computed once per distinct key
+    and shared by every :class:`Meld` with that key. Internal; the fields are computed on first use (``fill``:
+    readers write ``(info if info.ready else info.fill()).field``), since a game meets hundreds of new melds and
+    reads most of them only as codes, and never change after."""
 
-    __slots__ = ("tiles", "codes", "stands_for", "candidates", "value", "jokers", "tileset", "text", "code")
+    __slots__ = ("key", "core", "ready", "tiles", "codes", "stands_for", "candidates", "value", "jokers", "tileset",
+                 "text", "code")
+    tiles: tuple[Tile, ...]
+    codes: tuple[int, ...]
+    stands_for: tuple[JokerMeaning, ...]
+    candidates: tuple[frozenset[Tile], ...]
+    value: int
+    jokers: int
+    tileset: TileSet
+    text: str
+    code: int
 
     def __init__(self, key: tuple[int, int, int, int, int, int], core: _core.Meld) -> None:
+        self.key = key
+        self.core = core
+        self.ready = False
+
+    def fill(self) -> _MeldInfo:
+        """Computes every field (once) and returns self."""
+        key, core = self.key, self.core
         kind, colour, number, length, joker_slots, colours = key
         self.tiles = _slot_tiles(key)
         self.codes = tuple(t.code for t in self.tiles)
@@ -322,17 +348,18 @@ class _MeldInfo:
             stands = tuple(missing for _ in range(int(core.jokers())))
         self.stands_for = stands
         # each joker's meaning as a set of tiles (what the joker rules of legality.py compare)
-        self.candidates: tuple[frozenset[Tile], ...] = tuple(
-            s if isinstance(s, frozenset) else frozenset((s,)) for s in stands)
+        self.candidates = tuple(s if isinstance(s, frozenset) else frozenset((s,)) for s in stands)
         self.value = int(core.value())
         self.jokers = int(core.jokers())
         self.tileset = TileSet._wrap(core.tiles())
-        self.code: int = _core.meld_code(core)  # the int the search takes and returns for this meld
+        self.code = _core.meld_code(core)  # the int the search takes and returns for this meld
         if kind != 0 and self.jokers and length - self.jokers == 1:
             # "K7 J J" would read back as the run K7 K8 K9: the group shorthand keeps it a group.
             self.text = f"{Colour(colours.bit_length() - 1).letter}{'J' * self.jokers}{number}"
         else:
             self.text = " ".join(map(str, self.tiles))
+        self.ready = True
+        return self
 
 
 _INFOS: dict[tuple[int, ...], _MeldInfo] = _memo.register("meld.infos", {})
@@ -391,6 +418,8 @@ class Table(Sequence[Meld]):
     True
     """
 
+    # _tileset and _jokers are caches that may be unset (AttributeError) or None: either way not computed yet (a
+    # search's result leaves them unset: a slot set costs as much as a dict lookup per meld of a new table).
     __slots__ = ("_melds", "_tileset", "_jokers", "_codes")
     _melds: tuple[Meld, ...]
     _tileset: TileSet | None
@@ -449,10 +478,14 @@ class Table(Sequence[Meld]):
 
     def tiles(self) -> TileSet:
         """Every tile on the table, as a multiset."""
-        out = self._tileset
+        try:
+            out = self._tileset
+        except AttributeError:  # unset (see __slots__)
+            out = None
         if out is None:  # computed once: the table is immutable (and the game asks at every turn)
             try:
-                out = TileSet._wrap(_core.TileSet([c for m in self._melds for c in m._info.codes]))
+                out = TileSet._wrap(_core.TileSet([c for m in self._melds
+                                                   for c in (m._info if m._info.ready else m._info.fill()).codes]))
             except TileCountError:  # too many copies of a tile: the TileSet sum names them
                 out = TileSet()
                 for m in self._melds:
@@ -467,9 +500,13 @@ class Table(Sequence[Meld]):
         >>> [(i, sorted(map(str, c))) for i, c in Table.parse("R1 R2 R3 | K7 B7 J").joker_slots()]
         [(1, ['O7', 'R7'])]
         """
-        out = self._jokers
+        try:
+            out = self._jokers
+        except AttributeError:  # unset (see __slots__)
+            out = None
         if out is None:
-            out = tuple((i, c) for i, m in enumerate(self._melds) for c in m._info.candidates)
+            out = tuple((i, c) for i, m in enumerate(self._melds)
+                        for c in (m._info if m._info.ready else m._info.fill()).candidates)
             _set_jokers(self, out)
         return out
 
@@ -533,7 +570,7 @@ def search_codes(table: Table) -> tuple[int, ...]:
     the next search for free."""
     codes = table._codes
     if codes is None:
-        codes = tuple([m._info.code for m in table._melds])
+        codes = tuple([(m._info if m._info.ready else m._info.fill()).code for m in table._melds])
         _set_codes(table, codes)
     return codes
 
@@ -541,4 +578,16 @@ def search_codes(table: Table) -> tuple[int, ...]:
 def table_of_codes(codes: tuple[int, ...]) -> Table:
     """Internal interface of the search: the Table of meld codes from the core (a search result's), made of the
     shared Meld objects, and knowing its codes for the next search."""
-    return Table._wrap(_melds_of_codes(codes), codes)
+    # Table._wrap and the common case of _melds_of_codes inline, the caches left unset (a Python call or a slot
+    # set each cost about a tenth of the whole)
+    try:
+        melds: tuple[Meld, ...] = itemgetter(*codes)(_BY_CODE) if len(codes) > 1 else tuple(map(_of_code, codes))
+    except KeyError:
+        melds = _melds_of_codes(codes)
+    out = _new_table(Table)
+    _set_melds(out, melds)
+    _set_codes(out, codes)
+    return out
+
+
+_new_table = object.__new__

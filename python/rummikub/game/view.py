@@ -45,7 +45,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .._errors import InvalidNotationError, RummikubError, shorten
 from ..action import _read_table
@@ -86,20 +86,15 @@ def public_event(event: Mapping[str, Any], viewer: int | None) -> Event:
     return freeze_event(out)
 
 
-class Deferred:
-    """A view field's value left to be computed on first read (``fn(*args)``, once): a game makes a view every
-    turn, and most readers (every built-in bot) never look at its history or its table's notation."""
-
-    __slots__ = ("fn", "args")
-
-    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
-        self.fn = fn
-        self.args = args
+DEFERRED = object()
+"""Marks a view field's value left to be computed on first read: the field holds the tuple ``(DEFERRED, fn,
+*args)`` and its first read stores ``fn(*args)`` in its place. A game makes a view every turn, and most readers
+(every built-in bot) never look at its history or its table's notation; a tuple costs a third of an object."""
 
 
 class _LazyField:
     """A data descriptor over a dataclass field: the instance's ``__dict__`` holds the value or a
-    :class:`Deferred`, computed (and stored) on first read. Assigned after the dataclass is made, so the field
+    :data:`DEFERRED` tuple, computed (and stored) on first read. Assigned after the dataclass is made, so the field
     keeps its place, its annotation and no default."""
 
     def __init__(self, name: str) -> None:
@@ -110,8 +105,8 @@ class _LazyField:
             raise AttributeError(self.name)
         d = obj.__dict__
         value = d[self.name]
-        if type(value) is Deferred:
-            value = d[self.name] = value.fn(*value.args)
+        if type(value) is tuple and value and value[0] is DEFERRED:  # (a real history's items are events)
+            value = d[self.name] = value[1](*value[2:])
         return value
 
     def __set__(self, obj: object, value: Any) -> None:  # the dataclass's __init__ (frozen: nobody else)
@@ -316,5 +311,5 @@ class PlayerView:
         }
 
 
-for _name in ("history", "table_text"):  # filled lazily by Game.view (see Deferred)
+for _name in ("history", "table_text"):  # filled lazily by Game.view (see DEFERRED)
     setattr(PlayerView, _name, _LazyField(_name))
