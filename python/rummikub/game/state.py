@@ -130,7 +130,7 @@ class Game:
         else:
             first, method = first_player, "given"
         deck = list(full)
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         racks = []
         size = base.rack_size
         for i in range(players):  # tiles of the set: no check needed
@@ -712,32 +712,11 @@ def _full_tiles(rules: RuleSet) -> tuple[Tile, ...]:
     return tiles
 
 
-def _shuffle(rng: random.Random, x: list[Tile]) -> None:
-    """``rng.shuffle(x)``: the same permutation, drawing the same numbers from ``rng`` (``random.Random``'s
-    Fisher-Yates with its ``_randbelow``, getrandbits rejection sampling, written out in one loop: a game is
-    dealt by a 106-tile shuffle, where the two Python calls per tile cost as much as twenty turns' game loop).
-
-    >>> a, b = list(range(20)), list(range(20))
-    >>> r, s = random.Random(7), random.Random(7)
-    >>> r.shuffle(a); _shuffle(s, b)
-    >>> a == b and r.random() == s.random()
-    True
-    """
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
     """docs/rules.md §4: each player draws a tile; the highest number starts; a joker redraws, and players tied for
     the highest redraw among themselves. Returns the first player and every round of draws."""
     pile = list(full)
-    _shuffle(rng, pile)
+    rng.shuffle(pile)
     rounds: list[list[tuple[int, Tile]]] = []
     contenders = list(range(players))
     while len(contenders) > 1:
@@ -746,7 +725,7 @@ def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple
         while need:
             if len(pile) < len(need):  # tiny sets only: the drawn tiles go back
                 pile = list(full)
-                _shuffle(rng, pile)
+                rng.shuffle(pile)
             draws = [(p, pile.pop()) for p in need]
             rounds.append(draws)
             need = [p for p, t in draws if t.is_joker]
