@@ -2,11 +2,9 @@
 
 #include <algorithm>
 
-namespace rummikub {
+#include "bits.h"
 
-namespace {
-int popcount(uint32_t x) { return __builtin_popcount(x); }
-}  // namespace
+namespace rummikub {
 
 const char* meld_error_text(MeldError e) {
   switch (e) {
@@ -27,7 +25,7 @@ const char* meld_error_text(MeldError e) {
 }
 
 int Meld::jokers() const {
-  return kind == MeldKind::Run ? popcount(joker_slots) : length - popcount(colours);
+  return kind == MeldKind::Run ? popcount32(joker_slots) : length - popcount32(colours);
 }
 
 int Meld::value() const {
@@ -58,7 +56,7 @@ MeldError check_meld(const Meld& m, const Params& p) {
     if (m.length > p.colours) return MeldError::TooLong;
     if (m.length < group_min(p)) return MeldError::TooShort;
     if (m.colours == 0) return MeldError::NoNumberedTile;
-    if (popcount(m.colours) > m.length) return MeldError::TooShort;
+    if (popcount32(m.colours) > m.length) return MeldError::TooShort;
     return MeldError::Ok;
   }
   if (m.colour < 0 || m.colour >= p.colours) return MeldError::BadTile;
@@ -66,7 +64,7 @@ MeldError check_meld(const Meld& m, const Params& p) {
   // Written so that no sum can overflow: 1 <= number and number + length - 1 <= numbers.
   if (m.number < 1 || m.number > p.numbers - m.length + 1) return MeldError::OutOfRange;
   if (m.joker_slots >> m.length) return MeldError::OutOfRange;
-  if (popcount(m.joker_slots) == m.length) return MeldError::NoNumberedTile;
+  if (popcount32(m.joker_slots) == m.length) return MeldError::NoNumberedTile;
   return MeldError::Ok;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "../bits.h"
 #include "opening.h"
 
 namespace rummikub::search {
@@ -51,7 +52,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     // Choose which tiles the k jokers stand for (all for a run; a k-subset of missing colours for a group),
     // then stay/retrieve for each.
     for (uint32_t sub = 0; sub < (1u << nt); ++sub) {
-      if (__builtin_popcount(sub) != k) continue;
+      if (popcount32(sub) != k) continue;
       std::vector<size_t> chosen;
       for (int i = 0; i < nt; ++i) {
         if (sub >> i & 1) chosen.push_back(static_cast<size_t>(i));
@@ -187,9 +188,9 @@ std::vector<Transition> home_transitions(uint64_t state, const int slots[kSlots]
     const int pin_stay = std::max(0, d.stay_next - stay_next), pin_real = std::max(0, d.real_next - real_next);
     if (pin_stay > ns || pin_real > nr) return;
     for (uint32_t ms = 0; ms < (1u << ns); ++ms) {
-      if (__builtin_popcount(ms) != pin_stay) continue;
+      if (popcount32(ms) != pin_stay) continue;
       for (uint32_t mr = 0; mr < (1u << nr); ++mr) {
-        if (__builtin_popcount(mr) != pin_real) continue;
+        if (popcount32(mr) != pin_real) continue;
         bool pinned[8] = {};
         for (int i = 0; i < ns; ++i) pinned[stay_cand[i]] = (ms >> i & 1) != 0;
         for (int i = 0; i < nr; ++i) pinned[real_cand[i]] = (mr >> i & 1) != 0;

@@ -4,17 +4,11 @@
 
 #include <algorithm>
 
+#include "../bits.h"
 #include "programme.h"
 
 namespace rummikub::search {
 namespace {
-
-// Returns the bits set in x (inline: without a popcount instruction in the target, __builtin_popcount is a call).
-inline int bits(uint32_t x) {
-  x = x - ((x >> 1) & 0x55555555u);
-  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-  return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-}
 
 }  // namespace
 
@@ -81,7 +75,7 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
         if (missing > J) break;  // longer windows from s miss at least as many
         // Subsets of the present tiles kept as tiles (the rest of the window takes jokers).
         for (uint32_t keep = present;; keep = (keep - 1) & present) {
-          const int jokers = len - bits(keep);
+          const int jokers = len - popcount32(keep);
           if (keep != 0 && jokers <= J) {
             Candidate k{TileSet{}, jokers, 0, 0, Meld{MeldKind::Run, c, s, len, ~keep & ((1u << len) - 1), 0}};
             for (int i = 0; i < len; ++i) {
@@ -110,7 +104,7 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
       uint32_t present = 0;
       for (int c = 0; c < C; ++c) present |= in.rack[c][n] > 0 ? 1u << c : 0u;
       for (uint32_t sub = present; sub != 0; sub = (sub - 1) & present) {
-        const int size = bits(sub);
+        const int size = popcount32(sub);
         for (int j = std::max(0, G - size); j <= std::min(J, C - size); ++j) {
           Candidate k{TileSet{}, j, size * in.rack_weight[n] + j * in.joker_weight[n], (size + j) * n,
                       Meld{MeldKind::Group, 0, n, size + j, 0, sub}, size * in.rack_weight[n], size * n};
