@@ -71,7 +71,8 @@ void Programme::prune_dominated(Layer& layer) const {
   // its bucket (a pair of new nodes once, from the later one): a node added since the last call with those below
   // it in its chain, one improved since with the whole chain. Dead nodes met on the way leave the chain (one that
   // an improvement revives is then compared as a new node, from its side only).
-  for (size_t i = 0; i < K; ++i) {
+  // (None is before Layer::unchanged.)
+  for (size_t i = layer.unchanged; i < K; ++i) {
     Node& x = nodes[i];
     if (x.dead || x.ceiling != INT64_MAX) continue;
     for (int32_t *link = i >= added ? &next[i] : &head[layer.bucket_of[i]], j = *link; j >= 0; j = *link) {

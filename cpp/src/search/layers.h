@@ -101,6 +101,9 @@ struct Layer {
   // second has nothing to expand here.
   bool fresh = false;
   int64_t pending = INT64_MIN;
+  // The nodes below this index are neither new nor improved since the layer was last expanded: when no pending
+  // bound reaches the floor, a pass starts there.
+  size_t unchanged = 0;
   // For prune_dominated, kept as nodes are added: buckets of nodes with the same counts and mask (open addressing
   // -> the bucket's last node; each node's next node in its bucket, and its bucket's slot), each node's runs
   // summarised, and how many nodes are in.
@@ -115,6 +118,7 @@ struct Layer {
   void reset(size_t expect) {
     fresh = false;
     pending = INT64_MIN;
+    unchanged = 0;
     bucketed = 0;
     nodes.clear();
     nodes.reserve(expect);  // (growing by doubling would copy the nodes over and over)
@@ -150,6 +154,7 @@ struct Layer {
         if (n.score > old.score) {
           old = n;
           fresh = true;
+          unchanged = std::min(unchanged, static_cast<size_t>(index[i]));
         }
         return index[i];
       }

@@ -319,11 +319,14 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
   // differ only in mask, score and parent. The first node of each such state expands; the others copy its
   // children (the same children in the same order: the result is the same as expanding each).
   if (!in_.usage || floor_ != INT64_MIN) {  // (run() calls no step when nothing_new(from))
-    int64_t pending = INT64_MIN;
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();
     const size_t count = from.nodes.size();
-    for (size_t idx = 0; idx < count; ++idx) {
+    // When no pending bound of the layer reaches the floor, the nodes before the first new or improved one have
+    // nothing to expand: the pass starts there (the layer's pending bound then stays an upper bound).
+    const size_t begin = from.pending >= floor_ ? 0 : from.unchanged;
+    int64_t pending = begin == 0 ? INT64_MIN : from.pending;
+    for (size_t idx = begin; idx < count; ++idx) {
       Node& x = nodes[idx];
       if (x.dead) continue;
       if (x.ceiling == INT64_MAX || x.pending >= floor_) {  // (else nothing new at this floor)
@@ -339,6 +342,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
     }
     from.fresh = false;
     from.pending = pending;
+    from.unchanged = count;
     return;
   }
   ceiling_ = INT64_MAX;
