@@ -664,7 +664,7 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
 
     patches: list[tuple[Any, str, str]] = [(_core, name, "search") for name in
                                            ("solve", "solve_play", "all_plays", "arrange", "arrange_table",
-                                                             "solve_batch", "check_position")]
+                                            "can_arrange", "solve_batch", "check_position")]
     patches += [(state, "check_committed", "legality check"), (state.Game, "_view", "views"),
                 (state.Game, "_draw", "drawing")]
     saved = [(owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name))
