@@ -221,6 +221,11 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
         into_moves[into[static_cast<size_t>(q)]++] = packed;
       }
       // (into[q] is now where state q's moves end)
+      // The pairs offered bound the pairs made: a layer that could pass the memory limit is refused before its lists
+      // are allocated.
+      if (node_limit != 0 && guide_bytes + (cur->masks.size() + bound) * kBytesPerPair >= byte_budget) {
+        return PlaysStatus::TooMany;
+      }
       next->first.resize(to.size() + 1);
       next->masks.resize(bound);
       next->scores.resize(bound);
@@ -299,10 +304,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       next->scores.resize(made);
       held += made;
       if (stats != nullptr) stats->states += made;
-      if (node_limit != 0 &&
-          (held > node_limit || guide_bytes + (cur->masks.size() + bound) * kBytesPerPair >= byte_budget)) {
-        return PlaysStatus::TooMany;
-      }
+      if (node_limit != 0 && held > node_limit) return PlaysStatus::TooMany;
       std::swap(cur, next);
     }
     if (!reached) continue;
