@@ -19,13 +19,10 @@
 
 // Marks a member function defined in one source file and called from one place there, to be inlined into its caller
 // as a compiler does with a file's own functions called once (a member function is seen by every file: it would not).
-// RUMMIKUB_NOINLINE keeps a rare path out of the hot loop it is called from.
 #if defined(__GNUC__)
 #define RUMMIKUB_INLINE_ONCE __attribute__((always_inline)) inline
-#define RUMMIKUB_NOINLINE __attribute__((noinline))
 #else
 #define RUMMIKUB_INLINE_ONCE inline
-#define RUMMIKUB_NOINLINE
 #endif
 
 namespace rummikub::search {
@@ -146,8 +143,6 @@ class Programme {
   // Returns the nodes of layer li, and the index of the last layer (after run()).
   const std::vector<Node>& layer_nodes(size_t li) const { return layers_[li].nodes; }
   size_t last_layer() const { return last_; }
-  // Prunes this programme's states by a guide's (which must outlive run()).
-  void set_guide(const Programme* guide) { guide_ = guide; }
 
   // Rebuilds the melds of a final node; fills the played tiles and value(P), and when asked, the free jokers
   // each meld leaves uncovered under the retrieval rule of `mode` (see extend_run).
@@ -222,15 +217,6 @@ class Programme {
     const uint32_t b = li % static_cast<size_t>(in_.p.colours + 1) != 0 ? info & 15 : 0;
     assert(parent < kMoveCopies);
     moves_[li - 1].emplace_back(static_cast<int32_t>(parent | size_t{b} << kMoveShift), node);
-  }
-  // Returns true unless a guide says that a state of layer li can reach no legal end.
-  bool viable(size_t li, const State& s) const { return guide_ == nullptr || guided(li, s); }
-  // (The same, with a guide: out of line, so that a search without one copies nothing.)
-  RUMMIKUB_NOINLINE bool guided(size_t li, const State& s) const {
-    State bare = s;
-    bare.mask = 0;
-    const int32_t at = guide_->layers_[li].find(bare);
-    return at >= 0 && guide_->alive_[li][static_cast<size_t>(at)] != 0;
   }
   // Returns x carried unchanged into the next layer (nothing placed, no run moved) as a child of `parent`.
   static Node carried(const Node& x, size_t parent) {
@@ -332,7 +318,7 @@ class Programme {
   // Splits the tiles promised at number n into groups: layer `from` to layer `to`.
   void group_step(Layer& from, Layer& to, int n);
   // Offers to `to` (layer to_layer) the children that expand(x, idx, sink) passes to sink for each live node x
-  // of `from`, keeping only viable ones and recording the moves of a guide.
+  // of `from`, recording the moves of a guide.
   template <class Expand>
   void expand_layer(Layer& from, Layer& to, size_t to_layer, Expand&& expand);
 
@@ -442,9 +428,6 @@ class Programme {
   bool exceeded_ = false;
   std::vector<Layer> layers_;
   size_t last_ = 0;
-  // Enumerating plays: a programme of the same input without usage masks, whose layers flag the states
-  // that can still reach a legal end (guide_->alive_); a state whose maskless form cannot is not kept.
-  const Programme* guide_ = nullptr;
   // The most members the colours after c can add to groups of number n, by the largest group count so far
   // (colour_step's group lookahead; filled by start()).
   uint8_t members_after_[kByNumber][kMaxColours][8] = {};

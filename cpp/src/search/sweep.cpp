@@ -333,7 +333,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
         ceiling_ = x.ceiling;
         pending_ = INT64_MIN;
         expand(x, idx, [&](const Node& y) {
-          if (viable(to_layer, y.s)) keep(to_layer, idx, to.offer(y), y.info);
+          keep(to_layer, idx, to.offer(y), y.info);
         });
         x.ceiling = floor_;
         x.pending = pending_;
@@ -371,7 +371,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
       const uint64_t before = stats_ != nullptr ? stats_->transitions : 0;
       const size_t begin = made.size();
       expand(x, idx, [&](const Node& y) {
-        if (viable(to_layer, y.s)) made.push_back(y);
+        made.push_back(y);
       });
       shared.push_back(Shared{idx, begin, made.size(), stats_ != nullptr ? stats_->transitions - before : 0});
       for (size_t k = begin; k < made.size(); ++k) to.offer(made[k]);
