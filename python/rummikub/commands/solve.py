@@ -12,7 +12,7 @@ search  65 states, 1 pass, ... ms
 1      2       9  R4 R5   R1 R2 R3 R4 R5
 2      1       4  R4      R1 R2 R3 R4
 2 legal plays
-search  229 states, 2 passes, ... ms
+search  229 states, 1 pass, ... ms
 0
 """
 
