@@ -188,18 +188,24 @@ bool checked_solve(const std::vector<int64_t>& table_codes, const TileSet& rack,
   return ok;
 }
 
-// The checks and the search of arrange, the GIL released while the engine runs: true when the tiles partition.
-bool checked_arrange(const TileSet& tiles, const Params& p, const Limit& limit, std::vector<Meld>& out,
-                     SearchStats& stats) {
+// The checks and the search of arrange over `tiles` and `more` together, the GIL released while the engine runs:
+// true when they partition. The melds go to `out`, or with no `out` only whether a partition exists is found.
+bool checked_arrange(const TileSet& tiles, const TileSet& more, const Params& p, const Limit& limit,
+                     std::vector<Meld>* out, SearchStats& stats) {
   const size_t node_limit = node_limit_of(limit);
   require_supported(p);
-  if (!fits_rules(tiles, p)) require_fits(tiles, p, "tiles " + quoted(tiles_text(tiles)));
+  if (!sum_fits(tiles, more)) {
+    raise_error(ErrorKind::TileCount, "a TileSet holds at most 7 copies of one tile: " + quoted(tiles_text(tiles)) +
+                                          " + " + quoted(tiles_text(more)));
+  }
+  const TileSet all = sum(tiles, more);
+  if (!fits_rules(all, p)) require_fits(all, p, "tiles " + quoted(tiles_text(all)));
   bool ok;
   {
     py::gil_scoped_release release;
-    ok = arrange(tiles, p, out, &stats, node_limit);
+    ok = out != nullptr ? arrange(all, p, *out, &stats, node_limit) : can_arrange(all, p, &stats, node_limit);
   }
-  if (stats.limited != 0) require_within_limit(stats, node_limit, "arrange of " + quoted(tiles_text(tiles)));
+  if (stats.limited != 0) require_within_limit(stats, node_limit, "arrange of " + quoted(tiles_text(all)));
   return ok;
 }
 
@@ -335,15 +341,6 @@ void bind_results(py::module_& m) {
       .def_property_readonly("play", [](const SolveOutcome& r) { return r.play; },
                              "The best play, or None when no rack tile can be played.")
       .def_property_readonly("stats", [](const SolveOutcome& r) { return r.stats; }, "The work counters of the search.")
-      // What rummikub.search builds a Play from, read in one call rather than one attribute read each.
-      .def(
-          "play_parts",
-          [](const SolveOutcome& r) {
-            if (!r.play) return py::reinterpret_borrow<PlayParts>(py::none());
-            return py::reinterpret_steal<PlayParts>(
-                py::make_tuple(r.play->played, r.play->table, r.play->value, r.stats).release());
-          },
-          "The best play as (played, table, value, stats), or None when no rack tile can be played.")
       .def("__repr__", [](const SolveOutcome& r) {
         return std::string("<SolveResult ") + (r.play ? quoted(tiles_text(r.play->played)) : "no play") + ">";
       });
@@ -422,7 +419,7 @@ void register_search(py::module_& m) {
       [](const TileSet& tiles, const Params& p, const Limit& limit) {
         std::vector<Meld> out;
         ArrangeOutcome result;
-        if (checked_arrange(tiles, p, limit, out, result.stats)) result.table = meld_codes(out);
+        if (checked_arrange(tiles, TileSet(), p, limit, &out, result.stats)) result.table = meld_codes(out);
         return result;
       },
       py::arg("tiles"), py::arg("params"), py::arg("limit") = py::none(),
@@ -431,21 +428,8 @@ void register_search(py::module_& m) {
   m.def(
       "can_arrange",
       [](const TileSet& tiles, const TileSet& more, const Params& p, const Limit& limit) {
-        const size_t node_limit = node_limit_of(limit);
-        require_supported(p);
-        if (!sum_fits(tiles, more)) {
-          raise_error(ErrorKind::TileCount, "a TileSet holds at most 7 copies of one tile: " + quoted(tiles_text(tiles)) +
-                                                " + " + quoted(tiles_text(more)));
-        }
-        const TileSet all = sum(tiles, more);
-        if (!fits_rules(all, p)) require_fits(all, p, "tiles " + quoted(tiles_text(all)));
         SearchStats stats;
-        bool ok;
-        {
-          py::gil_scoped_release release;
-          ok = can_arrange(all, p, &stats, node_limit);
-        }
-        if (stats.limited != 0) require_within_limit(stats, node_limit, "arrange of " + quoted(tiles_text(all)));
+        const bool ok = checked_arrange(tiles, more, p, limit, nullptr, stats);
         return std::pair<bool, uint64_t>(ok, stats.states);
       },
       py::arg("tiles"), py::arg("more"), py::arg("params"), py::arg("limit") = py::none(),
@@ -490,7 +474,7 @@ void register_search(py::module_& m) {
       [](const TileSet& tiles, const Params& p, const Limit& limit) {
         std::vector<Meld> out;
         SearchStats stats;
-        if (!checked_arrange(tiles, p, limit, out, stats)) return py::reinterpret_borrow<py::typing::Optional<Codes>>(py::none());
+        if (!checked_arrange(tiles, TileSet(), p, limit, &out, stats)) return py::reinterpret_borrow<py::typing::Optional<Codes>>(py::none());
         return py::reinterpret_steal<py::typing::Optional<Codes>>(meld_codes(out).release());
       },
       py::arg("tiles"), py::arg("params"), py::arg("limit") = py::none(),

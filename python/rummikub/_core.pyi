@@ -220,10 +220,6 @@ class SolveResult:
     """
     def __repr__(self) -> str:
         ...
-    def play_parts(self) -> tuple[TileSet, tuple[int, ...], int, SearchStats] | None:
-        """
-        The best play as (played, table, value, stats), or None when no rack tile can be played.
-        """
     @property
     def play(self) -> PlayResult | None:
         """

@@ -152,9 +152,11 @@ def test_solve_results_are_typed() -> None:
     assert isinstance(play, _core.PlayResult)
     assert play.played == _core.TileSet([0, 1, 2]) and play.tiles == 3 and play.value == 6 and play.key > 0
     assert [_core.meld_of_code(c).tiles() for c in play.table] == [_core.TileSet([0, 1, 2])]
-    assert result.play_parts() == (play.played, play.table, play.value, result.stats)  # (what solve() reads)
+    parts = _core.solve_play((), _core.TileSet([0, 1, 2, 20]), RULES, True, _core.Objective.TILES.value)
+    assert parts == (play.played, play.table, play.value, result.stats)  # (what solve() reads)
     none = _core.solve((), _core.TileSet([0]), RULES, True, _core.Objective.TILES.value)
-    assert none.play is None and none.stats.runs >= 0 and none.play_parts() is None
+    assert none.play is None and none.stats.runs >= 0
+    assert _core.solve_play((), _core.TileSet([0]), RULES, True, _core.Objective.TILES.value) is None
     with pytest.raises(TypeError):
         _core.solve((), _core.TileSet([0]), RULES, 1, _core.Objective.TILES.value)  # type: ignore[arg-type]
 
