@@ -50,8 +50,7 @@ struct PlayEnumeration::Impl {
     // into valid melds is the play (its key and value follow from its tiles): arrange's depth-first search finds
     // one in a few hundred expansions, where the programme of the play's tiles builds every state above its key.
     if (opened && table_tiles.jokers == 0 && want.played.jokers == 0) {
-      TileSet all = table_tiles;
-      for (int c = 0; c < kMaxColours; ++c) all.w[c] += want.played.w[c];
+      const TileSet all = sum(table_tiles, want.played);
       PlayResult r;
       if (arrange(all, rules.p, r.table, nullptr)) {
         r.played = want.played;
