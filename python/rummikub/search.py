@@ -212,7 +212,19 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
         _opened(opened)
     codes = t._codes  # (search_codes and core_of, inline)
     parts = _core.solve_play(search_codes(t) if codes is None else codes, k._s, core_rules, opened, obj, limit)
-    return None if parts is None else _play(*parts)
+    if parts is None:
+        return None
+    play = _play(*parts)
+    global _LAST_SOLVED
+    _LAST_SOLVED = (play, t, k, r, opened, play.table, play.tiles)
+    return play
+
+
+_LAST_SOLVED: tuple[Play, Table, TileSet, RuleSet, bool, Table, TileSet] | None = None
+"""The last play :func:`solve` returned, with its position: (play, table, rack, rules, opened) as given, then the
+play's new table and placed tiles as made. A game applying that very play to that very position (the same
+objects: all immutable) skips the legality check, which the search's result already passed (a bot's turn
+is a solve then an apply). Replaced whole, so a reader sees one consistent entry whatever the threads do."""
 
 
 class LegalPlays:

@@ -37,6 +37,7 @@ from ..legality import Reason, illegal
 from ..meld import Table
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
+from .. import search as _search
 from ..search import DEFAULT_PLAYS_LIMIT
 from .. import _core
 from ..tiles import _TILE_TEXTS, Tile, TileSet, _new_tileset, _set_s, of_core
@@ -130,7 +131,7 @@ class Game:
         else:
             first, method = first_player, "given"
         deck = list(full)
-        rng.shuffle(deck)
+        _shuffle(rng, deck)
         racks = []
         size = base.rack_size
         for i in range(players):  # tiles of the set: no check needed
@@ -465,6 +466,12 @@ class Game:
                 raise illegal(Reason.POOL_NOT_EMPTY, f"the pool still holds {len(self._pool)} tiles: play or draw")
             self._pass("move", now)
         else:
+            solved = _search._LAST_SOLVED
+            if solved is not None and solved[0] is action and solved[1] is self._table:
+                p = self._current  # the play solve() just returned for this very position: legal as found
+                if solved[2] is self._racks[p] and solved[3] is self.rules and solved[4] is self._opened[p]:
+                    self._play(solved[5], None, "move", now, solved[6])
+                    return
             assert action.table is not None
             self._play(action.table, action.layout, "move", now)
 
@@ -501,9 +508,13 @@ class Game:
 
     # ---- transitions ---------------------------------------------------------------------------------------
 
-    def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None) -> TileSet:
+    def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None,
+              played: TileSet | None = None) -> TileSet:
+        """Plays ``table`` for the current player once :func:`check_committed` accepts it (``played``, the rack tiles
+        placed, when known legal: a search's result for this position)."""
         p = self._current
-        played = check_committed(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
+        if played is None:
+            played = check_committed(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
         if layout is None:
             if self._layout is not None:
                 layout = _keep_order(self._table, self._layout, table)
@@ -698,6 +709,28 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
         else:
             out.append(meld.tiles)
     return tuple(out) if changed else None
+
+
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffles ``items`` in place exactly as ``rng.shuffle(items)`` does (the same Fisher-Yates swaps from the
+    same ``getrandbits`` draws: ``Random._randbelow`` rejection-samples ``n.bit_length()`` bits), without a
+    Python call per tile (a game shuffles its 106 tiles once, which cost a tenth of a medium bot's turns).
+
+    >>> a, b = list(range(20)), list(range(20))
+    >>> random.Random(3).shuffle(a); _shuffle(random.Random(3), b); a == b
+    True
+    """
+    if type(rng) is not random.Random:  # a subclass may draw otherwise: its own shuffle
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 _FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
