@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
@@ -40,7 +41,7 @@ from ..scoring import Outcome, game_outcome
 from .. import search as _search
 from ..search import DEFAULT_PLAYS_LIMIT
 from .. import _core
-from ..tiles import _TILE_TEXTS, Tile, TileSet, _new_tileset, _set_s, of_core
+from ..tiles import _TILE_TEXTS, _TILES, Tile, TileSet, _new_tileset, _set_s, of_core
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
 from .legal import LegalActions, check_committed
@@ -90,6 +91,7 @@ class Game:
         self._outcome: Outcome | None = None
         self._clock: Clock = clock if clock is not None else default_clock
         self._deadline: float | None = None
+        self._seconds = float(rules.turn_seconds) if rules.turn_seconds else None  # the turn clock, None: no clock
         # the record's header, written when first read (a game played to the end by bots never needs it)
         self._header_dict: dict[str, Any] | None = None
         self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
@@ -123,20 +125,20 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         rng = random.Random(seed)
-        full = list(_full_tiles(base))
+        full = _full_tiles(base)
         draws: list[list[tuple[int, Tile]]] = []
         if first_player is None:
-            first, draws = _draw_for_first(rng, full, players)
+            first, draws = _draw_for_first(rng, list(full), players)
             method = "draw"
         else:
             first, method = first_player, "given"
-        deck = list(full)
+        deck = list(map(_CODE_OF, full))  # shuffled as codes: the same permutation as of the tiles
         _shuffle(rng, deck)
         racks = []
         size = base.rack_size
         for i in range(players):  # tiles of the set: no check needed
-            racks.append(of_core(_core.TileSet([t._code for t in deck[i * size:(i + 1) * size]])))
-        pool = deck[players * base.rack_size:]
+            racks.append(of_core(_core.TileSet(deck[i * size:(i + 1) * size])))
+        pool = list(map(_TILES.__getitem__, deck[players * base.rack_size:]))
         order = [(first + i) % players for i in range(players)]
         dealt = [TileSet()] * players
         for i, p in enumerate(order):
@@ -189,7 +191,7 @@ class Game:
     def _check_tile_count(self) -> None:
         full_set = self.rules.params.full_set()
         try:  # in the core's multisets (a game is made for every arena game): TileSets only to explain a failure
-            core = _core.TileSet([t._code for t in self._pool])
+            core = _core.TileSet(list(map(_CODE_OF, self._pool)))
             for r in self._racks:
                 core = core.sum(r._s)
             if core.sum(self._table.tiles()._s) == full_set:
@@ -442,14 +444,14 @@ class Game:
 
         A refused action raises :class:`IllegalMoveError` naming the rule (``reason``), and after the turn's
         deadline :class:`TurnTimeoutError`; either way the game is unchanged."""
-        if isinstance(action, str):
+        if not isinstance(action, Action):
+            if not isinstance(action, str):
+                raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
+                                           f"{shorten(action)}")
             try:
                 action = Action.parse(action, self.rules)
             except InvalidMeldError as exc:  # the text reads, but a set is not a group or run
                 raise illegal(Reason.INVALID_SET, f"proposed table: {exc}") from None
-        elif not isinstance(action, Action):
-            raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
-                                       f"{shorten(action)}")
         if self._outcome is None and (player is None or (type(player) is int and player == self._current)):
             now = self._clock()  # _ready's common case, inline (an action is applied every turn)
             if self._deadline is not None and now >= self._deadline:
@@ -531,8 +533,13 @@ class Game:
         self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not size:
             self._finish(p)
-        else:
-            self._next(now)
+        else:  # (_next and _start_turn, inline: one of them ends every turn)
+            self._turn += 1
+            self._current = (p + 1) % self.players
+            self._draft = None
+            seconds = self._seconds
+            if seconds is not None:
+                self._deadline = (self._clock() if now is None else now) + seconds
         return played
 
     def _draw(self, count: int, cause: str, now: float | None) -> None:
@@ -555,7 +562,12 @@ class Game:
         self._sizes[p] += len(texts)
         self._passes = 0
         self._events.append({"type": "draw", "player": p, "tiles": texts, "cause": cause})
-        self._next(now)
+        self._turn += 1  # (_next and _start_turn, inline: one of them ends every turn)
+        self._current = (p + 1) % self.players
+        self._draft = None
+        seconds = self._seconds
+        if seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + seconds
 
     def _pass(self, cause: str, now: float | None) -> None:
         self._events.append({"type": "pass", "player": self._current, "cause": cause})
@@ -578,9 +590,9 @@ class Game:
 
     def _start_turn(self, now: float | None) -> None:
         self._draft = None
-        seconds = self.rules.turn_seconds
-        if seconds:
-            self._deadline = (self._clock() if now is None else now) + float(seconds)
+        seconds = self._seconds
+        if seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + seconds
 
     def _snapshot(self) -> tuple[object, ...]:
         """Everything the game holds (for tests: a refused action must leave this unchanged)."""
@@ -632,6 +644,7 @@ class Game:
 
 
 _new_view = object.__new__
+_CODE_OF = attrgetter("_code")  # a Tile's code, read in C
 _set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
 _ONE_TILE = [_core.TileSet([code]) for code in range(65)]  # each tile code's one-tile multiset (values: shared)
 
@@ -724,13 +737,17 @@ def _shuffle(rng: random.Random, items: list[Any]) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, k in steps:  # swap items[i] with items[j], j drawn from 0..i: k bits, drawn again while over i
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # by length: (i, the bits of a draw from 0..i)
 
 
 _FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
