@@ -459,11 +459,11 @@ class Game:
         else:
             now = self._ready(player)
         kind = action._kind
-        if kind is ActionKind.DRAW:
+        if kind is _DRAW_KIND:
             if not self._pool:
                 raise illegal(Reason.POOL_EMPTY, "the pool is empty: play or pass")
             self._draw(1, "move", now)
-        elif kind is ActionKind.PASS:
+        elif kind is _PASS_KIND:
             if self._pool:
                 raise illegal(Reason.POOL_NOT_EMPTY, f"the pool still holds {len(self._pool)} tiles: play or draw")
             self._pass("move", now)
@@ -644,6 +644,8 @@ class Game:
 
 
 _new_view = object.__new__
+_DRAW_KIND = ActionKind.DRAW
+_PASS_KIND = ActionKind.PASS
 _CODE_OF = attrgetter("_code")  # a Tile's code, read in C
 _set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
 _ONE_TILE = [_core.TileSet([code]) for code in range(65)]  # each tile code's one-tile multiset (values: shared)
