@@ -241,3 +241,18 @@ def test_the_deal_shuffle_is_random_shuffle() -> None:
             stdlib.shuffle(expected)
             _shuffle(ours, got)
             assert got == expected and ours.getstate() == stdlib.getstate()  # the same draws, no more
+
+
+@pytest.mark.parametrize("cache", [4, 1 << 14])
+def test_tables_of_new_meld_codes_are_made_whatever_the_cache(monkeypatch: pytest.MonkeyPatch, cache: int) -> None:
+    """A search result's meld codes become the table's melds when none is known yet, also when the cache fills
+    (and is cleared) while they are made; with room, each code's Meld is made once and shared."""
+    table = Table.parse("K1 K2 K3 | B1 B2 B3 | O1 O2 O3 | R1 R2 R3 | K5 B5 O5 | K7 K8 K9 | K5 B5 O5")
+    codes = meld_module.search_codes(table)
+    monkeypatch.setattr(meld_module, "_MAX_INFOS", cache)
+    _memo.clear()
+    made = meld_module.table_of_codes(codes)
+    assert list(made) == list(table) and str(made) == str(table) and made[4] is made[6]
+    if cache > len(codes):
+        assert all(meld_module._BY_CODE[code] is meld for code, meld in zip(codes, made))
+        assert meld_module.table_of_codes(codes)[0] is made[0]
