@@ -443,7 +443,9 @@ class Game:
         player to move. The recorded event is ``game.history()[-1]``.
 
         A refused action raises :class:`IllegalMoveError` naming the rule (``reason``), and after the turn's
-        deadline :class:`TurnTimeoutError`; either way the game is unchanged."""
+        deadline :class:`TurnTimeoutError`; either way the game is unchanged. The :class:`~rummikub.Play` that
+        :func:`~rummikub.solve` last returned, applied to the very position it was found for (the same table,
+        rack, rules and opened), is not checked again: the search returns legal plays only."""
         if not isinstance(action, Action):
             if not isinstance(action, str):
                 raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
