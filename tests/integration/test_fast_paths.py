@@ -179,3 +179,80 @@ def test_search_results_are_whole_dataclasses() -> None:
     assert hash(play.stats) == hash(SearchStats(**play.stats.to_dict()))
     with pytest.raises(dataclasses.FrozenInstanceError):
         play.value = 0  # type: ignore[misc]
+
+
+def test_a_solved_play_skips_the_check_of_its_own_position_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game applying the very Play that solve() returned for its very position (table, rack, rules and opened:
+    the same objects) takes the search's placed tiles instead of checking the turn again; any other Play (an
+    equal copy, one solved for another position, one the game's position has moved on from) is checked."""
+    import rummikub.game.state as state
+
+    checked: list[int] = []
+
+    def counting(*args: object, **kwargs: object) -> TileSet:
+        checked.append(1)
+        return check_committed(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(state, "check_committed", counting)
+    game = Game.new(players=2, preset="classic", seed=4, first_player=0, clock=lambda: 0.0)
+    solved = 0
+    while not game.is_over and solved < 6:
+        p = game.current_player
+        view = game.view(p)
+        wrong = solve(view.table, view.rack, rules=view.rules, opened=not view.has_opened)
+        if wrong is not None:  # solved as if the player's opening were otherwise: checked
+            try:
+                game.copy().apply(wrong, p)
+            except IllegalMoveError:
+                pass
+            assert len(checked) == 1
+            checked.clear()
+        play = solve(view.table, view.rack, rules=view.rules, opened=view.has_opened)
+        if play is None:
+            game.apply("draw", p)
+            continue
+        rack_before = game.rack(p)
+        other = game.copy()  # the same position: the same objects
+        copy = dataclasses.replace(play)  # an equal Play, not the one solve returned
+        other.apply(copy, p)
+        assert len(checked) == 1
+        game.apply(play, p)
+        assert len(checked) == 1  # not checked again
+        assert game.history()[-1] == other.history()[-1] and game.rack(p) == other.rack(p) == rack_before - play.tiles
+        assert game.to_json() == other.to_json()
+        checked.clear()
+        solved += 1
+        if not game.is_over:  # the position moved on: the same play again is checked (and refused)
+            with pytest.raises(IllegalMoveError):
+                game.apply(play, game.current_player)
+            assert len(checked) == 1
+            checked.clear()
+    assert solved == 6
+
+
+def test_the_deal_shuffle_is_random_shuffle() -> None:
+    """Game.new shuffles as ``random.Random(seed).shuffle`` does, draw for draw."""
+    from rummikub.game.state import _shuffle
+
+    for seed in range(50):
+        for n in (0, 1, 2, 3, 14, 106, 160):
+            expected, got = list(range(n)), list(range(n))
+            stdlib, ours = random.Random(seed), random.Random(seed)
+            stdlib.shuffle(expected)
+            _shuffle(ours, got)
+            assert got == expected and ours.getstate() == stdlib.getstate()  # the same draws, no more
+
+
+@pytest.mark.parametrize("cache", [4, 1 << 14])
+def test_tables_of_new_meld_codes_are_made_whatever_the_cache(monkeypatch: pytest.MonkeyPatch, cache: int) -> None:
+    """A search result's meld codes become the table's melds when none is known yet, also when the cache fills
+    (and is cleared) while they are made; with room, each code's Meld is made once and shared."""
+    table = Table.parse("K1 K2 K3 | B1 B2 B3 | O1 O2 O3 | R1 R2 R3 | K5 B5 O5 | K7 K8 K9 | K5 B5 O5")
+    codes = meld_module.search_codes(table)
+    monkeypatch.setattr(meld_module, "_MAX_INFOS", cache)
+    _memo.clear()
+    made = meld_module.table_of_codes(codes)
+    assert list(made) == list(table) and str(made) == str(table) and made[4] is made[6]
+    if cache > len(codes):
+        assert all(meld_module._BY_CODE[code] is meld for code, meld in zip(codes, made))
+        assert meld_module.table_of_codes(codes)[0] is made[0]

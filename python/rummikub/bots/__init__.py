@@ -102,7 +102,11 @@ def fallback(view: PlayerView) -> Action:
     >>> fallback(Game.new(players=2, seed=1).view(0))
     Action.draw()
     """
-    return Action.draw() if view.pool_size > 0 else Action.pass_()
+    return _DRAW if view.pool_size > 0 else _PASS
+
+
+_DRAW = Action.draw()
+_PASS = Action.pass_()
 
 
 def own_rack(view: PlayerView) -> TileSet:

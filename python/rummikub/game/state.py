@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
@@ -37,9 +38,10 @@ from ..legality import Reason, illegal
 from ..meld import Table
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
+from .. import search as _search
 from ..search import DEFAULT_PLAYS_LIMIT
 from .. import _core
-from ..tiles import _TILE_TEXTS, Tile, TileSet, _new_tileset, _set_s, of_core
+from ..tiles import _TILE_TEXTS, _TILES, Tile, TileSet, _new_tileset, _set_s, of_core
 from .clock import Clock, TurnTimeoutError, check_time, default_clock
 from .draft import Draft
 from .legal import LegalActions, check_committed
@@ -89,6 +91,7 @@ class Game:
         self._outcome: Outcome | None = None
         self._clock: Clock = clock if clock is not None else default_clock
         self._deadline: float | None = None
+        self._seconds = float(rules.turn_seconds) if rules.turn_seconds else None  # the turn clock, None: no clock
         # the record's header, written when first read (a game played to the end by bots never needs it)
         self._header_dict: dict[str, Any] | None = None
         self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
@@ -122,20 +125,20 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         rng = random.Random(seed)
-        full = list(_full_tiles(base))
+        full = _full_tiles(base)
         draws: list[list[tuple[int, Tile]]] = []
         if first_player is None:
-            first, draws = _draw_for_first(rng, full, players)
+            first, draws = _draw_for_first(rng, list(full), players)
             method = "draw"
         else:
             first, method = first_player, "given"
-        deck = list(full)
-        rng.shuffle(deck)
+        deck = list(map(_CODE_OF, full))  # shuffled as codes: the same permutation as of the tiles
+        _shuffle(rng, deck)
         racks = []
         size = base.rack_size
         for i in range(players):  # tiles of the set: no check needed
-            racks.append(of_core(_core.TileSet([t._code for t in deck[i * size:(i + 1) * size]])))
-        pool = deck[players * base.rack_size:]
+            racks.append(of_core(_core.TileSet(deck[i * size:(i + 1) * size])))
+        pool = list(map(_TILES.__getitem__, deck[players * base.rack_size:]))
         order = [(first + i) % players for i in range(players)]
         dealt = [TileSet()] * players
         for i, p in enumerate(order):
@@ -188,7 +191,7 @@ class Game:
     def _check_tile_count(self) -> None:
         full_set = self.rules.params.full_set()
         try:  # in the core's multisets (a game is made for every arena game): TileSets only to explain a failure
-            core = _core.TileSet([t._code for t in self._pool])
+            core = _core.TileSet(list(map(_CODE_OF, self._pool)))
             for r in self._racks:
                 core = core.sum(r._s)
             if core.sum(self._table.tiles()._s) == full_set:
@@ -440,15 +443,17 @@ class Game:
         player to move. The recorded event is ``game.history()[-1]``.
 
         A refused action raises :class:`IllegalMoveError` naming the rule (``reason``), and after the turn's
-        deadline :class:`TurnTimeoutError`; either way the game is unchanged."""
-        if isinstance(action, str):
+        deadline :class:`TurnTimeoutError`; either way the game is unchanged. The :class:`~rummikub.Play` that
+        :func:`~rummikub.solve` last returned, applied to the very position it was found for (the same table,
+        rack, rules and opened), is not checked again: the search returns legal plays only."""
+        if not isinstance(action, Action):
+            if not isinstance(action, str):
+                raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
+                                           f"{shorten(action)}")
             try:
                 action = Action.parse(action, self.rules)
             except InvalidMeldError as exc:  # the text reads, but a set is not a group or run
                 raise illegal(Reason.INVALID_SET, f"proposed table: {exc}") from None
-        elif not isinstance(action, Action):
-            raise InvalidNotationError(f"an action is an Action (or its text), got {type(action).__name__} "
-                                       f"{shorten(action)}")
         if self._outcome is None and (player is None or (type(player) is int and player == self._current)):
             now = self._clock()  # _ready's common case, inline (an action is applied every turn)
             if self._deadline is not None and now >= self._deadline:
@@ -456,15 +461,21 @@ class Game:
         else:
             now = self._ready(player)
         kind = action._kind
-        if kind is ActionKind.DRAW:
+        if kind is _DRAW_KIND:
             if not self._pool:
                 raise illegal(Reason.POOL_EMPTY, "the pool is empty: play or pass")
             self._draw(1, "move", now)
-        elif kind is ActionKind.PASS:
+        elif kind is _PASS_KIND:
             if self._pool:
                 raise illegal(Reason.POOL_NOT_EMPTY, f"the pool still holds {len(self._pool)} tiles: play or draw")
             self._pass("move", now)
         else:
+            solved = _search._LAST_SOLVED
+            if solved is not None and solved[0] is action and solved[1] is self._table:
+                p = self._current  # the play solve() just returned for this very position: legal as found
+                if solved[2] is self._racks[p] and solved[3] is self.rules and solved[4] is self._opened[p]:
+                    self._play(solved[5], None, "move", now, solved[6])
+                    return
             assert action.table is not None
             self._play(action.table, action.layout, "move", now)
 
@@ -501,9 +512,13 @@ class Game:
 
     # ---- transitions ---------------------------------------------------------------------------------------
 
-    def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None) -> TileSet:
+    def _play(self, table: Table, layout: Layout | None, cause: str, now: float | None,
+              played: TileSet | None = None) -> TileSet:
+        """Plays ``table`` for the current player once :func:`check_committed` accepts it (``played``, the rack tiles
+        placed, when known legal: a search's result for this position)."""
         p = self._current
-        played = check_committed(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
+        if played is None:
+            played = check_committed(self._table, self._racks[p], table, rules=self.rules, opened=self._opened[p])
         if layout is None:
             if self._layout is not None:
                 layout = _keep_order(self._table, self._layout, table)
@@ -520,8 +535,13 @@ class Game:
         self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not size:
             self._finish(p)
-        else:
-            self._next(now)
+        else:  # (_next and _start_turn, inline: one of them ends every turn)
+            self._turn += 1
+            self._current = (p + 1) % self.players
+            self._draft = None
+            seconds = self._seconds
+            if seconds is not None:
+                self._deadline = (self._clock() if now is None else now) + seconds
         return played
 
     def _draw(self, count: int, cause: str, now: float | None) -> None:
@@ -544,7 +564,12 @@ class Game:
         self._sizes[p] += len(texts)
         self._passes = 0
         self._events.append({"type": "draw", "player": p, "tiles": texts, "cause": cause})
-        self._next(now)
+        self._turn += 1  # (_next and _start_turn, inline: one of them ends every turn)
+        self._current = (p + 1) % self.players
+        self._draft = None
+        seconds = self._seconds
+        if seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + seconds
 
     def _pass(self, cause: str, now: float | None) -> None:
         self._events.append({"type": "pass", "player": self._current, "cause": cause})
@@ -567,9 +592,9 @@ class Game:
 
     def _start_turn(self, now: float | None) -> None:
         self._draft = None
-        seconds = self.rules.turn_seconds
-        if seconds:
-            self._deadline = (self._clock() if now is None else now) + float(seconds)
+        seconds = self._seconds
+        if seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + seconds
 
     def _snapshot(self) -> tuple[object, ...]:
         """Everything the game holds (for tests: a refused action must leave this unchanged)."""
@@ -621,6 +646,9 @@ class Game:
 
 
 _new_view = object.__new__
+_DRAW_KIND = ActionKind.DRAW
+_PASS_KIND = ActionKind.PASS
+_CODE_OF = attrgetter("_code")  # a Tile's code, read in C
 _set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
 _ONE_TILE = [_core.TileSet([code]) for code in range(65)]  # each tile code's one-tile multiset (values: shared)
 
@@ -698,6 +726,32 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
         else:
             out.append(meld.tiles)
     return tuple(out) if changed else None
+
+
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffles ``items`` in place exactly as ``rng.shuffle(items)`` does (the same Fisher-Yates swaps from the
+    same ``getrandbits`` draws: ``Random._randbelow`` rejection-samples ``n.bit_length()`` bits), without a
+    Python call per tile (a game shuffles its 106 tiles once, which cost a tenth of a medium bot's turns).
+
+    >>> a, b = list(range(20)), list(range(20))
+    >>> random.Random(3).shuffle(a); _shuffle(random.Random(3), b); a == b
+    True
+    """
+    if type(rng) is not random.Random:  # a subclass may draw otherwise: its own shuffle
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, k in steps:  # swap items[i] with items[j], j drawn from 0..i: k bits, drawn again while over i
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # by length: (i, the bits of a draw from 0..i)
 
 
 _FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
