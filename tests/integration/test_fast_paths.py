@@ -230,19 +230,6 @@ def test_a_solved_play_skips_the_check_of_its_own_position_only(monkeypatch: pyt
     assert solved == 6
 
 
-def test_the_deal_shuffle_is_random_shuffle() -> None:
-    """Game.new shuffles as ``random.Random(seed).shuffle`` does, draw for draw."""
-    from rummikub.game.state import _shuffle
-
-    for seed in range(50):
-        for n in (0, 1, 2, 3, 14, 106, 160):
-            expected, got = list(range(n)), list(range(n))
-            stdlib, ours = random.Random(seed), random.Random(seed)
-            stdlib.shuffle(expected)
-            _shuffle(ours, got)
-            assert got == expected and ours.getstate() == stdlib.getstate()  # the same draws, no more
-
-
 @pytest.mark.parametrize("cache", [4, 1 << 14])
 def test_tables_of_new_meld_codes_are_made_whatever_the_cache(monkeypatch: pytest.MonkeyPatch, cache: int) -> None:
     """A search result's meld codes become the table's melds when none is known yet, also when the cache fills

@@ -133,7 +133,7 @@ class Game:
         else:
             first, method = first_player, "given"
         deck = list(map(_CODE_OF, full))  # shuffled as codes: the same permutation as of the tiles
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         racks = []
         size = base.rack_size
         for i in range(players):  # tiles of the set: no check needed
@@ -726,32 +726,6 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
         else:
             out.append(meld.tiles)
     return tuple(out) if changed else None
-
-
-def _shuffle(rng: random.Random, items: list[Any]) -> None:
-    """Shuffles ``items`` in place exactly as ``rng.shuffle(items)`` does (the same Fisher-Yates swaps from the
-    same ``getrandbits`` draws: ``Random._randbelow`` rejection-samples ``n.bit_length()`` bits), without a
-    Python call per tile (a game shuffles its 106 tiles once, which cost a tenth of a medium bot's turns).
-
-    >>> a, b = list(range(20)), list(range(20))
-    >>> random.Random(3).shuffle(a); _shuffle(random.Random(3), b); a == b
-    True
-    """
-    if type(rng) is not random.Random:  # a subclass may draw otherwise: its own shuffle
-        rng.shuffle(items)
-        return
-    getrandbits = rng.getrandbits
-    steps = _SHUFFLE_STEPS.get(len(items))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(items)] = tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
-    for i, k in steps:  # swap items[i] with items[j], j drawn from 0..i: k bits, drawn again while over i
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
-_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # by length: (i, the bits of a draw from 0..i)
 
 
 _FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
