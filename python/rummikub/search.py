@@ -123,7 +123,7 @@ def _play(played: _core.TileSet, codes: tuple[int, ...], value: int, stats: Sear
     """A Play from the core's result: played tiles, the new table's meld codes, the value."""
     # Filled as _frozen.frozen() fills a frozen dataclass, its keyword packing spelled out, straight into the
     # instance's own dict (cheaper than a new dict given whole): that saves about a fifth of the Python side of
-    # a solve (tests check these instances equal properly constructed ones). solve() has a copy inline.
+    # a solve (tests check these instances equal properly constructed ones).
     out = _new(Play)
     tiles = _new(TileSet)  # (of_core, inline)
     _set_s(tiles, played)
@@ -214,26 +214,17 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     parts = _core.solve_play(search_codes(t) if codes is None else codes, k._s, core_rules, opened, obj, limit)
     if parts is None:
         return None
-    played, new_codes, value, stats = parts  # (_play, inline)
-    play = _new(Play)
-    tiles = _new(TileSet)
-    _set_s(tiles, played)
-    new_table = table_of_codes(new_codes)
-    fields = play.__dict__
-    fields["tiles"] = tiles
-    fields["table"] = new_table
-    fields["value"] = value
-    fields["stats"] = stats
+    play = _play(*parts)
     global _LAST_SOLVED
-    _LAST_SOLVED = (play, t, k, r, opened, new_table, tiles)
+    _LAST_SOLVED = (play, t, k, r, opened)
     return play
 
 
-_LAST_SOLVED: tuple[Play, Table, TileSet, RuleSet, bool, Table, TileSet] | None = None
-"""The last play :func:`solve` returned, with its position: (play, table, rack, rules, opened) as given, then the
-play's new table and placed tiles as made. A game applying that very play to that very position (the same
-objects: all immutable) skips the legality check, which the search's result already passed (a bot's turn
-is a solve then an apply). Replaced whole, so a reader sees one consistent entry whatever the threads do."""
+_LAST_SOLVED: tuple[Play, Table, TileSet, RuleSet, bool] | None = None
+"""The last play :func:`solve` returned, with its position: (play, table, rack, rules, opened) as given. A game
+applying that very play to that very position (the same objects: all immutable) skips the legality check, which the
+search's result already passed (a bot's turn is a solve then an apply). Replaced whole, so a reader sees one
+consistent entry whatever the threads do."""
 
 
 class LegalPlays:

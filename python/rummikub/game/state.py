@@ -474,7 +474,7 @@ class Game:
             if solved is not None and solved[0] is action and solved[1] is self._table:
                 p = self._current  # the play solve() just returned for this very position: legal as found
                 if solved[2] is self._racks[p] and solved[3] is self.rules and solved[4] is self._opened[p]:
-                    self._play(solved[5], None, "move", now, solved[6])
+                    self._play(action.table, None, "move", now, action.tiles)
                     return
             assert action.table is not None
             self._play(action.table, action.layout, "move", now)
