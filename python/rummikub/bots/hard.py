@@ -28,14 +28,19 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..action import Action
 from ..game import PlayerView
 from ..meld import Table
 from .. import _core
-from ..search import plays, solve
+from ..search import LegalPlays, plays, solve
 from ..tiles import Tile, TileSet, core_of
 from . import Bot, fallback, own_rack
+
+if TYPE_CHECKING:  # numpy arrays come from the core's figures (importing the bots does not load numpy)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["HardBot", "HardWeights"]
 
@@ -92,32 +97,25 @@ class HardBot(Bot):
         rack = own_rack(view)
         if not view.has_opened:
             return self._open(view)
+        legal: LegalPlays | None = None
         tables: dict[TileSet, Table] = {}
+        played: list[TileSet] = []  # the big rack's candidates
         if _sub_multisets(rack) <= self.max_enumeration:
             legal = plays(view.table, rack, rules=rules, opened=True)
-            # The played tiles of every legal play, best first (most tiles); tables are built when needed.
-            played = legal.played_tiles()
-
-            def table_of(tiles: TileSet) -> Table:
-                play = legal.get(tiles)
-                assert play is not None
-                return play.table
+            if not legal:
+                return fallback(view)
         else:
             # A big rack can have tens of thousands of legal plays (seconds and gigabytes to list): take
             # the best play and the best play keeping the jokers as the candidates instead.
-            played = []
             for part in (rack, _without_jokers(rack)) if rack.jokers else (rack,):
                 found = solve(view.table, part, rules=rules, opened=True) if part else None
                 if found is not None and found.tiles not in tables:
                     tables[found.tiles] = found.table
                     played.append(found.tiles)
-
-            def table_of(tiles: TileSet) -> Table:
-                return tables[tiles]
-        if not played:
-            return fallback(view)
-        if played[0] == rack:
-            return Action.play(table_of(played[0]))  # going out wins the game
+            if not played:
+                return fallback(view)
+            if played[0] == rack:
+                return Action.play(tables[rack])  # going out wins the game
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
@@ -125,13 +123,26 @@ class HardBot(Bot):
         unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
         partners = self._partners(rack, unseen, rules.numbers)
         # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
-        # every play: in one pass.
+        # every play.
         drawing = view.pool_size > 0
-        scores = self._static_scores(played + [_EMPTY] if drawing else played, rack, partners, tile_weight)
-        scored: list[tuple[float, int, TileSet | None]] = [
-            (score, i, tiles) for i, (score, tiles) in enumerate(zip(scores, played))]
+        scored: list[tuple[float, int, TileSet | None]]
+        if legal is not None:
+            # Every legal play is scored in one pass over the core's figures (tiles, value, jokers, kept
+            # flexibility), the same floats as _static_scores; only the leading candidates become TileSets.
+            scores, gone_out = self._listed_scores(legal, rack, partners, tile_weight)
+            if gone_out:
+                return Action.play(legal[0].table)  # going out wins the game
+            # best first by score, then index (a stable sort); the draw, last by index, joins below
+            order = scores.argsort(kind="stable")[:self.candidates].tolist() if len(scores) > self.candidates \
+                else scores.argsort(kind="stable").tolist()
+            lead = legal.played_tiles(order)
+            scored = [(-float(scores[i]), i, tiles) for i, tiles in zip(order, lead)]
+        else:
+            scored = [(score, i, tiles) for i, (score, tiles) in
+                      enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
         if drawing:
-            scored.append((scores[-1] - self.weights.draw, len(played), None))
+            scored.append((self._static_scores([_EMPTY], rack, partners, tile_weight)[0] - self.weights.draw,
+                           len(legal) if legal is not None else len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
@@ -142,7 +153,9 @@ class HardBot(Bot):
             if len(top) > 1:
                 top = self._charge_threats(view, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        return fallback(view) if best[2] is None else Action.play(table_of(best[2]))
+        if best[2] is None:
+            return fallback(view)
+        return Action.play(legal[best[1]].table if legal is not None else tables[best[2]])
 
     def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
@@ -181,6 +194,23 @@ class HardBot(Bot):
             out[code] = min(1.0, near / 3.0)
         out[_JOKER] = 0.0
         return out
+
+    def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: dict[int, float],
+                       tile_weight: float) -> tuple[npt.NDArray[np.float64], bool]:
+        """The negated score before threats of every listed play (an array, so that a stable ascending sort
+        ranks them best first, ties by index), computed as :meth:`_static_scores` computes each: the same float
+        operations in the same order, the kept tiles' flexibility summed by the core in canonical order; and
+        whether the first play places the whole rack."""
+        w = self.weights
+        flex = [0.0] * (_JOKER + 1)  # per tile code; codes off the rack are never kept
+        for code, f in partners.items():
+            flex[code] = f
+        t = legal.tallies(flex)
+        tiles = t["tiles"]
+        score = tile_weight * tiles + w.value * t["value"]
+        score += w.joker * (rack.jokers - t["jokers"])
+        score += w.flex * t["kept"]
+        return -score, int(tiles[0]) == len(rack)
 
     def _static_scores(self, played: list[TileSet], rack: TileSet, partners: dict[int, float],
                        tile_weight: float) -> list[float]:
