@@ -127,16 +127,15 @@ class HardBot(Bot):
         drawing = view.pool_size > 0
         scored: list[tuple[float, int, TileSet | None]]
         if legal is not None:
-            # Every legal play is scored in one pass over the core's figures (tiles, value, jokers, kept
-            # flexibility), the same floats as _static_scores; only the leading candidates become TileSets.
-            scores, gone_out = self._listed_scores(legal, rack, partners, tile_weight)
-            if gone_out:
+            # Every legal play is scored from the core's figures (tiles, value, jokers, kept flexibility), the
+            # same floats as _static_scores; only the leading candidates become TileSets.
+            scores = self._listed_scores(legal, rack, partners, tile_weight)
+            if scores[0][0] == len(rack):
                 return Action.play(legal[0].table)  # going out wins the game
-            # best first by score, then index (a stable sort); the draw, last by index, joins below
-            order = scores.argsort(kind="stable")[:self.candidates].tolist() if len(scores) > self.candidates \
-                else scores.argsort(kind="stable").tolist()
-            lead = legal.played_tiles(order)
-            scored = [(-float(scores[i]), i, tiles) for i, tiles in zip(order, lead)]
+            # best first by score, then index; the draw, last by index, joins below
+            lead = sorted(range(len(scores)), key=lambda i: -scores[i][1])[:self.candidates] \
+                if len(scores) > 1 else [0]
+            scored = [(scores[i][1], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
         else:
             scored = [(score, i, tiles) for i, (score, tiles) in
                       enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
@@ -196,21 +195,24 @@ class HardBot(Bot):
         return out
 
     def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: dict[int, float],
-                       tile_weight: float) -> tuple[npt.NDArray[np.float64], bool]:
-        """The negated score before threats of every listed play (an array, so that a stable ascending sort
-        ranks them best first, ties by index), computed as :meth:`_static_scores` computes each: the same float
-        operations in the same order, the kept tiles' flexibility summed by the core in canonical order; and
-        whether the first play places the whole rack."""
+                       tile_weight: float) -> list[tuple[int, float]]:
+        """The tiles placed and the score before threats of every listed play, computed as :meth:`_static_scores`
+        computes each: the same float operations in the same order, the kept tiles' flexibility summed by the
+        core in canonical order."""
         w = self.weights
+        wv, wj, wf, jokers = w.value, w.joker, w.flex, rack.jokers
         flex = [0.0] * (_JOKER + 1)  # per tile code; codes off the rack are never kept
         for code, f in partners.items():
             flex[code] = f
         t = legal.tallies(flex)
-        tiles = t["tiles"]
-        score = tile_weight * tiles + w.value * t["value"]
-        score += w.joker * (rack.jokers - t["jokers"])
-        score += w.flex * t["kept"]
-        return -score, int(tiles[0]) == len(rack)
+        out = []
+        for tiles, value, joker, kept in zip(t["tiles"].tolist(), t["value"].tolist(), t["jokers"].tolist(),
+                                              t["kept"].tolist()):
+            score = tile_weight * tiles + wv * value
+            score += wj * (jokers - joker)
+            score += wf * kept
+            out.append((tiles, score))
+        return out
 
     def _static_scores(self, played: list[TileSet], rack: TileSet, partners: dict[int, float],
                        tile_weight: float) -> list[float]:
@@ -246,7 +248,11 @@ class HardBot(Bot):
         samples are searched in, so each candidate searches first the samples that went out on the candidates
         before it (their tables differ by a few tiles: those are the likeliest to go out again and stop it
         early), cheapest first (the search states they took). Which candidates stop, and where, changes; the
-        best candidate and its charge do not."""
+        best candidate and its charge do not.
+
+        A candidate whose charge, even with every sample it has left going out, stays above the best so far and
+        above every later candidate's static score is the best: it stops there, with that lower bound as its
+        score (the choice is the same; only the best's identity is read)."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
         pool = [code for code, count in enumerate(unseen) if count for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
@@ -271,12 +277,21 @@ class HardBot(Bot):
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
+            # what this candidate must beat: the best charged so far, and the next candidate's static score (an
+            # upper bound of every later one)
+            rival = None if best is None else (best[0], -best[1])
+            if k + 1 < len(top) and (rival is None or (top[k + 1][0], -top[k + 1][1]) > rival):
+                rival = (top[k + 1][0], -top[k + 1][1])
             table = base if p is None else base.sum(core_of(p))
             outs = 0
             if k:
                 keys = [(-went_out[j], work[j]) for j in range(n)]
                 order = sorted(range(n), key=keys.__getitem__)
-            for j in order:  # sample by sample: a candidate charged below the best stops early
+            for d, j in enumerate(order):  # sample by sample: a candidate charged below the best stops early
+                # ... and one that beats every rival even if all its remaining samples go out is the best
+                if rival is not None and (score - threat * ((outs + n - d) / n), -i) > rival:
+                    out[k] = (score - threat * ((outs + n - d) / n), i, p)  # a lower bound of its charge
+                    return out
                 found, states = goes_out(table, hidden[j], params)
                 work[j] += states
                 if found:
