@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import functools
+from itertools import chain, repeat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -172,39 +173,35 @@ class HardBot(Bot):
     # ---- evaluation ------------------------------------------------------------------------------------
 
     @staticmethod
-    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> dict[int, float]:
-        """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
-        little (the chance to draw or pick them up); ``unseen`` counts the unseen copies of each tile code.
-        The joker's code maps to 0.0 (it has no neighbours), so that every rack code has an entry."""
+    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> list[float]:
+        """Flexibility (0..1) of each numbered rack tile, by tile code (65 entries, 0.0 off the rack and for
+        the joker, which has no neighbours): rack neighbours count fully, unseen ones a little (the chance to
+        draw or pick them up); ``unseen`` counts the unseen copies of each tile code."""
         codes = set(core_of(rack).codes())
         # A neighbour k is worth (1 if it is on the rack else 0) + 0.1 * unseen[k]: those floats are made once
         # (_NEAR_ON[n], _NEAR_OFF[n] for n unseen copies), so that each neighbour costs a look-up, not arithmetic.
         on, off = _NEAR_ON, _NEAR_OFF
-        out: dict[int, float] = {}
-        runs_of, groups_of = _neighbours(numbers)
+        out = [0.0] * (_JOKER + 1)
+        neighbours = _neighbours(numbers)
         codes.discard(_JOKER)
-        for code in sorted(codes):
+        for code in codes:
             near = 0.0
-            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order
-            for k, w in runs_of[code]:
+            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order, then
+            # the same number in the other colours (weight 1: adding 1.0 * x adds exactly x)
+            for k, w in neighbours[code]:
                 near += w * (on[unseen[k]] if k in codes else off[unseen[k]])
-            for k in groups_of[code]:  # the same number in the other colours
-                near += on[unseen[k]] if k in codes else off[unseen[k]]
-            out[code] = min(1.0, near / 3.0)
-        out[_JOKER] = 0.0
+            near /= 3.0
+            out[code] = near if near < 1.0 else 1.0  # min(1.0, near)
         return out
 
-    def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: dict[int, float],
+    def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: list[float],
                        tile_weight: float) -> list[tuple[int, float]]:
         """The tiles placed and the score before threats of every listed play, computed as :meth:`_static_scores`
         computes each: the same float operations in the same order, the kept tiles' flexibility summed by the
         core in canonical order."""
         w = self.weights
         wv, wj, wf, jokers = w.value, w.joker, w.flex, rack.jokers
-        flex = [0.0] * (_JOKER + 1)  # per tile code; codes off the rack are never kept
-        for code, f in partners.items():
-            flex[code] = f
-        t = legal.tallies(flex)
+        t = legal.tallies(partners)
         out = []
         for tiles, value, joker, kept in zip(t["tiles"].tolist(), t["value"].tolist(), t["jokers"].tolist(),
                                               t["kept"].tolist()):
@@ -214,7 +211,7 @@ class HardBot(Bot):
             out.append((tiles, score))
         return out
 
-    def _static_scores(self, played: list[TileSet], rack: TileSet, partners: dict[int, float],
+    def _static_scores(self, played: list[TileSet], rack: TileSet, partners: list[float],
                        tile_weight: float) -> list[float]:
         """The score before threats of playing each of ``played`` from ``rack`` (which holds it): the tiles
         played and their value, the jokers kept, and the kept tiles' flexibility (``partners``) summed in
@@ -254,7 +251,7 @@ class HardBot(Bot):
         above every later candidate's static score is the best: it stops there, with that lower bound as its
         score (the choice is the same; only the best's identity is read)."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
-        pool = [code for code, count in enumerate(unseen) if count for _ in range(count)]
+        pool = list(chain.from_iterable(map(repeat, range(len(unseen)), unseen)))
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         sample = self.rng.sample
         racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
@@ -333,20 +330,19 @@ def _sub_multisets(rack: TileSet) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _neighbours(numbers: int) -> tuple[list[tuple[tuple[int, float], ...]], list[tuple[int, ...]]]:
-    """For each tile code (``colour * 16 + number - 1``) under ``numbers`` numbers: its run neighbours with
-    their weights (two and one below, one and two above: 0.5, 1, 1, 0.5, those that exist, in that order) and
-    its group neighbours (the same number in the other three colours), as :meth:`HardBot._partners` reads them.
+def _neighbours(numbers: int) -> list[tuple[tuple[int, float], ...]]:
+    """For each tile code (``colour * 16 + number - 1``) under ``numbers`` numbers: its neighbours with their
+    weights, as :meth:`HardBot._partners` reads them: the run neighbours (two and one below, one and two above:
+    0.5, 1, 1, 0.5, those that exist, in that order), then the group neighbours (the same number in the other
+    three colours, weight 1).
 
-    >>> runs, groups = _neighbours(13)
-    >>> runs[0], groups[0]
-    (((1, 1.0), (2, 0.5)), (16, 32, 48))
+    >>> _neighbours(13)[0]
+    ((1, 1.0), (2, 0.5), (16, 1.0), (32, 1.0), (48, 1.0))
     """
-    runs: list[tuple[tuple[int, float], ...]] = []
-    groups: list[tuple[int, ...]] = []
+    out: list[tuple[tuple[int, float], ...]] = []
     for code in range(_JOKER):
         c, n = divmod(code, _STRIDE)  # n: the number minus 1
-        runs.append(tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
-                          if 0 <= m < numbers))
-        groups.append(tuple(oc * _STRIDE + n for oc in range(4) if oc != c))
-    return runs, groups
+        runs = tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
+                     if 0 <= m < numbers)
+        out.append(runs + tuple((oc * _STRIDE + n, 1.0) for oc in range(4) if oc != c))
+    return out
