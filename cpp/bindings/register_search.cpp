@@ -292,18 +292,15 @@ class PlayList {
   // per tile added left to right in code order, the jokers last: the double Python's sum() gives over the kept
   // tiles' codes in canonical order.
   py::typing::Tuple<py::array_t<int64_t>, py::array_t<int64_t>, py::array_t<int64_t>, py::array_t<double>> tallies(
-      const std::optional<py::array_t<double, py::array::c_style | py::array::forcecast>>& weights) const {
+      const std::optional<std::vector<double>>& weights) const {
     std::array<double, kJoker + 1> w;
     w.fill(1.0);
     if (weights) {
-      if (weights->ndim() != 1 || weights->shape(0) != kJoker + 1) {
-        std::string shape;
-        for (py::ssize_t d = 0; d < weights->ndim(); ++d) shape += (d ? ", " : "") + std::to_string(weights->shape(d));
-        raise_error(ErrorKind::Rummikub, "weights must be 65 floats, one per tile code (Tile.code), got shape (" +
-                                             shape + (weights->ndim() == 1 ? ",)" : ")"));
+      if (weights->size() != kJoker + 1) {
+        raise_error(ErrorKind::Rummikub, "weights must be 65 floats, one per tile code (Tile.code), got " +
+                                             std::to_string(weights->size()));
       }
-      auto r = weights->unchecked<1>();
-      for (int code = 0; code <= kJoker; ++code) w[static_cast<size_t>(code)] = r(code);
+      std::copy(weights->begin(), weights->end(), w.begin());
     }
     const auto n = static_cast<py::ssize_t>(plays_.size());
     py::array_t<int64_t> tiles(n), value(n), jokers(n);

@@ -300,7 +300,7 @@ class PlayList:
         """
         Plays start..stop-1 (clipped to the list).
         """
-    def tallies(self, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None) -> tuple[numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.float64]]:
+    def tallies(self, weights: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] | None = None) -> tuple[numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.float64]]:
         """
         Per play, as arrays: tiles placed, their face value (jokers 0), jokers placed, and the summed weights (65 floats by tile code, 1 each without) of the rack tiles it keeps, added left to right in code order.
         """

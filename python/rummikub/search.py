@@ -15,7 +15,7 @@ Everything here runs in the C++ core (a dynamic programme over numbers and colou
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
@@ -239,8 +239,8 @@ class LegalPlays:
         return self._list
 
     def played_tiles(self, indices: Iterable[int] | None = None) -> list[TileSet]:
-        """The played tiles of every play, best first, or of the plays at ``indices`` (without building the
-        plays' tables).
+        """The played tiles of every play, best first, or of the plays at ``indices`` (negative ones count
+        from the end), without building the plays' tables.
 
         >>> ps = plays("R1 R2 R3", "R4 R5 K9")
         >>> [str(t) for t in ps.played_tiles()], [str(t) for t in ps.played_tiles([1, 0])]
@@ -249,14 +249,14 @@ class LegalPlays:
         found = self._load()
         if indices is None:
             return [of_core(s) for s in found.played()]
-        picked = _indices(indices, "indices")
         try:
-            return [of_core(s) for s in found.played(picked)]
-        except IndexError:
-            bad = next(i for i in picked if not -len(found) <= i < len(found))
-            raise RummikubError(f"indices: play index {bad} out of range for {len(found)} plays") from None
+            return [of_core(s) for s in found.played(indices if type(indices) is list else list(indices))]
+        except TypeError:  # not an iterable of ints (the core's conversion refuses it)
+            raise RummikubError(f"indices must be ints, got {shorten(indices)}") from None
+        except IndexError as exc:
+            raise RummikubError(f"indices: {exc} for {len(found)} plays") from None
 
-    def tallies(self, weights: npt.ArrayLike | None = None) -> dict[str, npt.NDArray[np.generic]]:
+    def tallies(self, weights: Sequence[float] | None = None) -> dict[str, npt.NDArray[np.generic]]:
         """Figures of every play as arrays, best first, computed in the core without a Python object per play:
         ``tiles`` (the rack tiles it places), ``value`` (their face value, jokers 0), ``jokers`` (the jokers it
         places), and ``kept``: the weights of the rack tiles it keeps (the rack minus the placed tiles), one term
@@ -270,16 +270,10 @@ class LegalPlays:
         >>> t["tiles"].tolist(), t["value"].tolist(), t["jokers"].tolist(), t["kept"].tolist()
         ([2, 1], [9, 4], [0, 0], [0.5, 1.0])
         """
-        if weights is None:
-            arrays = self._load().tallies()
-        else:
-            import numpy as np
-
-            try:
-                w = np.ascontiguousarray(weights, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise RummikubError(f"weights must be 65 floats, one per tile code, got {shorten(weights)}") from None
-            arrays = self._load().tallies(w)
+        try:
+            arrays = self._load().tallies(weights)
+        except TypeError:  # not a sequence of floats (the core's conversion refuses it)
+            raise RummikubError(f"weights must be 65 floats, one per tile code, got {shorten(weights)}") from None
         return dict(zip(("tiles", "value", "jokers", "kept"), arrays))
 
     def __getitem__(self, index: int) -> Play:
@@ -336,17 +330,6 @@ class LegalPlays:
 
 
 _CHUNK = 64  # plays fetched from the core per call while iterating
-
-
-def _indices(given: Iterable[int], what: str) -> list[int]:
-    """``given`` as a list of ints (bools refused), or RummikubError naming ``what``."""
-    try:
-        out = list(given)
-    except TypeError:
-        raise RummikubError(f"{what} must be an iterable of ints, got {shorten(given)}") from None
-    if not all(isinstance(i, int) and not isinstance(i, bool) for i in out):
-        raise RummikubError(f"{what} must be ints, got {shorten(out)}")
-    return out
 
 DEFAULT_PLAYS_LIMIT = 4_000_000
 """The states :func:`plays` may hold before it gives up, and through them its memory: it also stops once its

@@ -4,6 +4,7 @@ plays as iteration builds them, and bad input is a RummikubError naming it."""
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -66,20 +67,20 @@ def test_played_tiles_of_chosen_plays_and_indexing() -> None:
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda ps: ps.tallies([1.0] * 64), "shape (64,)"),
-    (lambda ps: ps.tallies([[1.0] * 65]), "shape (1, 65)"),
+    (lambda ps: ps.tallies([1.0] * 64), "65 floats, one per tile code (Tile.code), got 64"),
+    (lambda ps: ps.tallies([[1.0] * 65]), "65 floats, one per tile code, got [[1.0"),
+    (lambda ps: ps.tallies(2.0), "got 2.0"),
     (lambda ps: ps.tallies(["heavy"] * 65), "heavy"),
     (lambda ps: ps.played_tiles([0, 5]), "play index 5 out of range for 2 plays"),
     (lambda ps: ps.played_tiles([-3]), "play index -3"),
     (lambda ps: ps.played_tiles([0.5]), "0.5"),
-    (lambda ps: ps.played_tiles([True]), "True"),
     (lambda ps: ps.played_tiles(3), "3"),
     (lambda ps: ps["R4"], "R4"),
     (lambda ps: ps[True], "True"),
 ])
 def test_bad_input_is_named(call: object, message: str) -> None:
     ps = plays("R1 R2 R3", "R4 R5 K9")
-    with pytest.raises(RummikubError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(RummikubError, match=re.escape(message)):
         call(ps)  # type: ignore[operator]
 
 

@@ -35,7 +35,7 @@ from ..action import Action
 from ..game import PlayerView
 from ..meld import Table
 from .. import _core
-from ..search import LegalPlays, plays, solve
+from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, solve
 from ..tiles import Tile, TileSet, core_of
 from . import Bot, fallback, own_rack
 
@@ -101,8 +101,10 @@ class HardBot(Bot):
         legal: LegalPlays | None = None
         tables: dict[TileSet, Table] = {}
         played: list[TileSet] = []  # the big rack's candidates
-        if _sub_multisets(rack) <= self.max_enumeration:
-            legal = plays(view.table, rack, rules=rules, opened=True)
+        # (a rack of n tiles has at most 2^n - 1 non-empty sub-multisets: small racks skip the count)
+        if (1 << len(rack)) - 1 <= self.max_enumeration or _sub_multisets(rack) <= self.max_enumeration:
+            # the view's table and rack are a valid position (the listing still checks them)
+            legal = LegalPlays(view.table, rack, rules, True, DEFAULT_PLAYS_LIMIT)
             if not legal:
                 return fallback(view)
         else:
@@ -130,13 +132,13 @@ class HardBot(Bot):
         if legal is not None:
             # Every legal play is scored from the core's figures (tiles, value, jokers, kept flexibility), the
             # same floats as _static_scores; only the leading candidates become TileSets.
-            scores = self._listed_scores(legal, rack, partners, tile_weight)
-            if scores[0][0] == len(rack):
-                return Action.play(legal[0].table)  # going out wins the game
-            # best first by score, then index; the draw, last by index, joins below
-            lead = sorted(range(len(scores)), key=lambda i: -scores[i][1])[:self.candidates] \
+            first, scores = self._listed_scores(legal, rack, partners, tile_weight)
+            if first == len(rack):
+                return legal[0]  # going out wins the game
+            # best first by score, then index (a stable sort); the draw, last by index, joins below
+            lead = sorted(range(len(scores)), key=[-x for x in scores].__getitem__)[:self.candidates] \
                 if len(scores) > 1 else [0]
-            scored = [(scores[i][1], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
+            scored = [(scores[i], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
         else:
             scored = [(score, i, tiles) for i, (score, tiles) in
                       enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
@@ -155,7 +157,7 @@ class HardBot(Bot):
         best = max(top, key=lambda s: (s[0], -s[1]))
         if best[2] is None:
             return fallback(view)
-        return Action.play(legal[best[1]].table if legal is not None else tables[best[2]])
+        return legal[best[1]] if legal is not None else Action.play(tables[best[2]])
 
     def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
@@ -195,21 +197,21 @@ class HardBot(Bot):
         return out
 
     def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: list[float],
-                       tile_weight: float) -> list[tuple[int, float]]:
-        """The tiles placed and the score before threats of every listed play, computed as :meth:`_static_scores`
-        computes each: the same float operations in the same order, the kept tiles' flexibility summed by the
-        core in canonical order."""
+                       tile_weight: float) -> tuple[int, list[float]]:
+        """The tiles the first listed play places, and the score before threats of every listed play, computed
+        as :meth:`_static_scores` computes each: the same float operations in the same order, the kept tiles'
+        flexibility summed by the core in canonical order."""
         w = self.weights
         wv, wj, wf, jokers = w.value, w.joker, w.flex, rack.jokers
         t = legal.tallies(partners)
+        tiles = t["tiles"].tolist()
         out = []
-        for tiles, value, joker, kept in zip(t["tiles"].tolist(), t["value"].tolist(), t["jokers"].tolist(),
-                                              t["kept"].tolist()):
-            score = tile_weight * tiles + wv * value
+        for placed, value, joker, kept in zip(tiles, t["value"].tolist(), t["jokers"].tolist(), t["kept"].tolist()):
+            score = tile_weight * placed + wv * value
             score += wj * (jokers - joker)
             score += wf * kept
-            out.append((tiles, score))
-        return out
+            out.append(score)
+        return tiles[0], out
 
     def _static_scores(self, played: list[TileSet], rack: TileSet, partners: list[float],
                        tile_weight: float) -> list[float]:
