@@ -79,7 +79,7 @@ class HardBot(Bot):
     name = "hard"
 
     def __init__(self, seed: int | None = None, *, weights: HardWeights | None = None, candidates: int = 6,
-                 samples: int = 8, budget: int = 32, threat_tiles: int = 4,
+                 samples: int = 8, budget: int = 16, threat_tiles: int = 4,
                  endgame_tiles: int = 2, max_enumeration: int = 4096) -> None:
         super().__init__(seed)
         self.weights = weights or HardWeights()
