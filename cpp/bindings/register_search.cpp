@@ -232,7 +232,8 @@ struct TileSetHash {
 // without a Python object per play being built up front (and the core builds a play's table only when asked).
 class PlayList {
  public:
-  PlayList(PlayEnumeration plays, const SearchStats& stats) : plays_(std::move(plays)), stats_(stats) {}
+  PlayList(PlayEnumeration plays, const SearchStats& stats, const TileSet& rack)
+      : plays_(std::move(plays)), stats_(stats), rack_(rack) {}
 
   py::ssize_t size() const { return static_cast<py::ssize_t>(plays_.size()); }
   const SearchStats& stats() const { return stats_; }
@@ -269,15 +270,68 @@ class PlayList {
     return out;
   }
 
-  py::typing::List<TileSet> played() const {
-    py::typing::List<TileSet> out(plays_.size());
-    for (size_t i = 0; i < plays_.size(); ++i) out[i] = py::cast(plays_.played(i));
+  // The played tiles of every play, or of the plays at `indices` (negative ones count from the end).
+  py::typing::List<TileSet> played(const std::optional<std::vector<py::ssize_t>>& indices) const {
+    if (!indices) {
+      py::typing::List<TileSet> out(plays_.size());
+      for (size_t i = 0; i < plays_.size(); ++i) out[i] = py::cast(plays_.played(i));
+      return out;
+    }
+    py::typing::List<TileSet> out(indices->size());
+    for (size_t k = 0; k < indices->size(); ++k) {
+      py::ssize_t i = (*indices)[k];
+      if (i < 0) i += size();
+      if (i < 0 || i >= size()) throw py::index_error("play index " + std::to_string((*indices)[k]) + " out of range");
+      out[k] = py::cast(plays_.played(static_cast<size_t>(i)));
+    }
     return out;
+  }
+
+  // Per play, in order: the rack tiles placed, their face value (jokers 0), the jokers placed, and the weights of
+  // the rack tiles the play keeps (the rack minus the placed tiles; each tile weighs 1 without weights), one term
+  // per tile added left to right in code order, the jokers last: the double Python's sum() gives over the kept
+  // tiles' codes in canonical order.
+  py::typing::Tuple<py::array_t<int64_t>, py::array_t<int64_t>, py::array_t<int64_t>, py::array_t<double>> tallies(
+      const std::optional<std::vector<double>>& weights) const {
+    std::array<double, kJoker + 1> w;
+    w.fill(1.0);
+    if (weights) {
+      if (weights->size() != kJoker + 1) {
+        raise_error(ErrorKind::Rummikub, "weights must be 65 floats, one per tile code (Tile.code), got " +
+                                             std::to_string(weights->size()));
+      }
+      std::copy(weights->begin(), weights->end(), w.begin());
+    }
+    const auto n = static_cast<py::ssize_t>(plays_.size());
+    py::array_t<int64_t> tiles(n), value(n), jokers(n);
+    py::array_t<double> kept(n);
+    auto t = tiles.mutable_unchecked<1>(), v = value.mutable_unchecked<1>(), j = jokers.mutable_unchecked<1>();
+    auto k = kept.mutable_unchecked<1>();
+    for (py::ssize_t i = 0; i < n; ++i) {
+      const TileSet& p = plays_.played(static_cast<size_t>(i));
+      t(i) = p.size();
+      v(i) = p.value(0);
+      j(i) = p.jokers;
+      double s = 0.0;  // no reassociation: the additions run in this order (the build allows no fast-math)
+      for (int c = 0; c < kMaxColours; ++c) {
+        uint64_t x = rack_.w[static_cast<size_t>(c)] - p.w[static_cast<size_t>(c)];  // nibble-wise: p is within the rack
+        while (x != 0) {
+          const int shift = __builtin_ctzll(x) & ~3;  // the lowest number held, in nibbles of 4 bits
+          const double weight = w[static_cast<size_t>(c * kMaxNumbers + shift / 4)];
+          for (uint64_t copies = (x >> shift) & 0xF; copies > 0; --copies) s += weight;
+          x &= ~(uint64_t{0xF} << shift);
+        }
+      }
+      for (int copies = rack_.jokers - p.jokers; copies > 0; --copies) s += w[kJoker];
+      k(i) = s;
+    }
+    return py::make_tuple(tiles, value, jokers, kept);
   }
 
  private:
   PlayEnumeration plays_;
   SearchStats stats_;
+  TileSet rack_;  // the rack the plays come from
   std::unordered_map<TileSet, size_t, TileSetHash> by_played_;
 };
 
@@ -368,7 +422,11 @@ void bind_results(py::module_& m) {
       .def("play", [](PlayList& l, py::ssize_t i) { return bound_play(l.at(i)); }, py::arg("index"), "Play number `index`.")
       .def("slice", &PlayList::slice, py::arg("start"), py::arg("stop"), "Plays start..stop-1 (clipped to the list).")
       .def("index", &PlayList::index, py::arg("tiles"), "The index of the play placing exactly `tiles`, or -1.")
-      .def("played", &PlayList::played, "The played tiles of every play, in order.");
+      .def("played", &PlayList::played, py::arg("indices") = py::none(),
+           "The played tiles of every play in order, or of the plays at `indices`.")
+      .def("tallies", &PlayList::tallies, py::arg("weights") = py::none(),
+           "Per play, as arrays: tiles placed, their face value (jokers 0), jokers placed, and the summed weights "
+           "(65 floats by tile code, 1 each without) of the rack tiles it keeps, added left to right in code order.");
   forbid_python_new(list);
 }
 
@@ -505,7 +563,7 @@ void register_search(py::module_& m) {
         if (status != PlaysStatus::Ok) {
           raise_error(ErrorKind::TileCount, "plays of " + where(pos.table, rack) + ": the position does not fit the rule set");
         }
-        return PlayList(std::move(out), stats);
+        return PlayList(std::move(out), stats, rack);
       },
       py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(), py::arg("limit") = py::none(),
       "Every distinct legal play onto a table given as meld codes, best first; SearchLimitError past `limit` states.");

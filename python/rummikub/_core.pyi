@@ -292,13 +292,17 @@ class PlayList:
         """
         Play number `index`.
         """
-    def played(self) -> list[TileSet]:
+    def played(self, indices: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex] | None = None) -> list[TileSet]:
         """
-        The played tiles of every play, in order.
+        The played tiles of every play in order, or of the plays at `indices`.
         """
     def slice(self, start: typing.SupportsInt | typing.SupportsIndex, stop: typing.SupportsInt | typing.SupportsIndex) -> list[PlayResult]:
         """
         Plays start..stop-1 (clipped to the list).
+        """
+    def tallies(self, weights: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] | None = None) -> tuple[numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.int64], numpy.typing.NDArray[numpy.float64]]:
+        """
+        Per play, as arrays: tiles placed, their face value (jokers 0), jokers placed, and the summed weights (65 floats by tile code, 1 each without) of the rack tiles it keeps, added left to right in code order.
         """
     @property
     def stats(self) -> SearchStats:

@@ -15,7 +15,7 @@ Everything here runs in the C++ core (a dynamic programme over numbers and colou
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
@@ -250,13 +250,57 @@ class LegalPlays:
             self._list = _core.all_plays(*self._args)
         return self._list
 
-    def played_tiles(self) -> list[TileSet]:
-        """The played tiles of every play, best first (without building the plays' tables).
+    def played_tiles(self, indices: Iterable[int] | None = None) -> list[TileSet]:
+        """The played tiles of every play, best first, or of the plays at ``indices`` (negative ones count
+        from the end), without building the plays' tables.
 
-        >>> [str(t) for t in plays("R1 R2 R3", "R4 R5 K9").played_tiles()]
-        ['R4 R5', 'R4']
+        >>> ps = plays("R1 R2 R3", "R4 R5 K9")
+        >>> [str(t) for t in ps.played_tiles()], [str(t) for t in ps.played_tiles([1, 0])]
+        (['R4 R5', 'R4'], ['R4', 'R4 R5'])
         """
-        return [of_core(s) for s in self._load().played()]
+        found = self._load()
+        if indices is None:
+            return [of_core(s) for s in found.played()]
+        try:
+            return [of_core(s) for s in found.played(indices if type(indices) is list else list(indices))]
+        except TypeError:  # not an iterable of ints (the core's conversion refuses it)
+            raise RummikubError(f"indices must be ints, got {shorten(indices)}") from None
+        except IndexError as exc:
+            raise RummikubError(f"indices: {exc} for {len(found)} plays") from None
+
+    def tallies(self, weights: Sequence[float] | None = None) -> dict[str, npt.NDArray[np.generic]]:
+        """Figures of every play as arrays, best first, computed in the core without a Python object per play:
+        ``tiles`` (the rack tiles it places), ``value`` (their face value, jokers 0), ``jokers`` (the jokers it
+        places), and ``kept``: the weights of the rack tiles it keeps (the rack minus the placed tiles), one term
+        per tile, with ``weights`` 65 floats indexed by tile code (``Tile.code``; each tile weighs 1 without).
+        The terms are added left to right in code order (jokers last), so ``kept`` is exactly the float that
+        Python's ``sum`` gives over the kept tiles in canonical order: a bot can score every play with array
+        arithmetic and build TileSets only for the few it keeps.
+
+        >>> ps = plays("R1 R2 R3", "R4 R5 K9")
+        >>> t = ps.tallies([0.5] * 65)
+        >>> t["tiles"].tolist(), t["value"].tolist(), t["jokers"].tolist(), t["kept"].tolist()
+        ([2, 1], [9, 4], [0, 0], [0.5, 1.0])
+        """
+        try:
+            arrays = self._load().tallies(weights)
+        except TypeError:  # not a sequence of floats (the core's conversion refuses it)
+            raise RummikubError(f"weights must be 65 floats, one per tile code, got {shorten(weights)}") from None
+        return dict(zip(("tiles", "value", "jokers", "kept"), arrays))
+
+    def __getitem__(self, index: int) -> Play:
+        """The play at ``index`` (best first; negative indices count from the end).
+
+        >>> str(plays("R1 R2 R3", "R4 R5 K9")[-1].tiles)
+        'R4'
+        """
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise RummikubError(f"a play index must be an int, got {shorten(index)}")
+        found = self._load()
+        if not -len(found) <= index < len(found):
+            raise IndexError(f"play index {index} out of range for {len(found)} plays")
+        play = found.play(index)
+        return _play(play.played, play.table, play.value, found.stats)
 
 
     @property

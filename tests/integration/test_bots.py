@@ -241,7 +241,7 @@ def test_hard_threat_pruning_keeps_every_choice(preset: str) -> None:
     to go out first: every choice equals the choice with every candidate charged with every sample."""
     rules = RuleSet.preset(preset)
     charged = 0
-    for seed in range(3):
+    for seed in range(4):
         game = Game.new(players=4, rules=rules, seed=seed, clock=_frozen)
         pruned = [HardBot(seed=seed * 10 + i) for i in range(4)]
         full = [_FullyChargedHardBot(seed=seed * 10 + i) for i in range(4)]

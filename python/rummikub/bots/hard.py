@@ -27,15 +27,21 @@ True
 from __future__ import annotations
 
 import functools
+from itertools import chain, repeat
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..action import Action
 from ..game import PlayerView
 from ..meld import Table
 from .. import _core
-from ..search import plays, solve
+from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, solve
 from ..tiles import Tile, TileSet, core_of
 from . import Bot, fallback, own_rack
+
+if TYPE_CHECKING:  # numpy arrays come from the core's figures (importing the bots does not load numpy)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["HardBot", "HardWeights"]
 
@@ -73,7 +79,7 @@ class HardBot(Bot):
     name = "hard"
 
     def __init__(self, seed: int | None = None, *, weights: HardWeights | None = None, candidates: int = 6,
-                 samples: int = 8, budget: int = 32, threat_tiles: int = 4,
+                 samples: int = 8, budget: int = 16, threat_tiles: int = 4,
                  endgame_tiles: int = 2, max_enumeration: int = 4096) -> None:
         super().__init__(seed)
         self.weights = weights or HardWeights()
@@ -92,32 +98,27 @@ class HardBot(Bot):
         rack = own_rack(view)
         if not view.has_opened:
             return self._open(view)
+        legal: LegalPlays | None = None
         tables: dict[TileSet, Table] = {}
-        if _sub_multisets(rack) <= self.max_enumeration:
-            legal = plays(view.table, rack, rules=rules, opened=True)
-            # The played tiles of every legal play, best first (most tiles); tables are built when needed.
-            played = legal.played_tiles()
-
-            def table_of(tiles: TileSet) -> Table:
-                play = legal.get(tiles)
-                assert play is not None
-                return play.table
+        played: list[TileSet] = []  # the big rack's candidates
+        # (a rack of n tiles has at most 2^n - 1 non-empty sub-multisets: small racks skip the count)
+        if (1 << len(rack)) - 1 <= self.max_enumeration or _sub_multisets(rack) <= self.max_enumeration:
+            # the view's table and rack are a valid position (the listing still checks them)
+            legal = LegalPlays(view.table, rack, rules, True, DEFAULT_PLAYS_LIMIT)
+            if not legal:
+                return fallback(view)
         else:
             # A big rack can have tens of thousands of legal plays (seconds and gigabytes to list): take
             # the best play and the best play keeping the jokers as the candidates instead.
-            played = []
             for part in (rack, _without_jokers(rack)) if rack.jokers else (rack,):
                 found = solve(view.table, part, rules=rules, opened=True) if part else None
                 if found is not None and found.tiles not in tables:
                     tables[found.tiles] = found.table
                     played.append(found.tiles)
-
-            def table_of(tiles: TileSet) -> Table:
-                return tables[tiles]
-        if not played:
-            return fallback(view)
-        if played[0] == rack:
-            return Action.play(table_of(played[0]))  # going out wins the game
+            if not played:
+                return fallback(view)
+            if played[0] == rack:
+                return Action.play(tables[rack])  # going out wins the game
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
@@ -125,13 +126,25 @@ class HardBot(Bot):
         unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
         partners = self._partners(rack, unseen, rules.numbers)
         # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
-        # every play: in one pass.
+        # every play.
         drawing = view.pool_size > 0
-        scores = self._static_scores(played + [_EMPTY] if drawing else played, rack, partners, tile_weight)
-        scored: list[tuple[float, int, TileSet | None]] = [
-            (score, i, tiles) for i, (score, tiles) in enumerate(zip(scores, played))]
+        scored: list[tuple[float, int, TileSet | None]]
+        if legal is not None:
+            # Every legal play is scored from the core's figures (tiles, value, jokers, kept flexibility), the
+            # same floats as _static_scores; only the leading candidates become TileSets.
+            first, scores = self._listed_scores(legal, rack, partners, tile_weight)
+            if first == len(rack):
+                return legal[0]  # going out wins the game
+            # best first by score, then index (a stable sort); the draw, last by index, joins below
+            lead = sorted(range(len(scores)), key=[-x for x in scores].__getitem__)[:self.candidates] \
+                if len(scores) > 1 else [0]
+            scored = [(scores[i], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
+        else:
+            scored = [(score, i, tiles) for i, (score, tiles) in
+                      enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
         if drawing:
-            scored.append((scores[-1] - self.weights.draw, len(played), None))
+            scored.append((self._static_scores([_EMPTY], rack, partners, tile_weight)[0] - self.weights.draw,
+                           len(legal) if legal is not None else len(played), None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
@@ -142,7 +155,9 @@ class HardBot(Bot):
             if len(top) > 1:
                 top = self._charge_threats(view, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        return fallback(view) if best[2] is None else Action.play(table_of(best[2]))
+        if best[2] is None:
+            return fallback(view)
+        return legal[best[1]] if legal is not None else Action.play(tables[best[2]])
 
     def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
@@ -160,29 +175,45 @@ class HardBot(Bot):
     # ---- evaluation ------------------------------------------------------------------------------------
 
     @staticmethod
-    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> dict[int, float]:
-        """Flexibility (0..1) of each numbered rack tile code: rack neighbours count fully, unseen ones a
-        little (the chance to draw or pick them up); ``unseen`` counts the unseen copies of each tile code.
-        The joker's code maps to 0.0 (it has no neighbours), so that every rack code has an entry."""
+    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> list[float]:
+        """Flexibility (0..1) of each numbered rack tile, by tile code (65 entries, 0.0 off the rack and for
+        the joker, which has no neighbours): rack neighbours count fully, unseen ones a little (the chance to
+        draw or pick them up); ``unseen`` counts the unseen copies of each tile code."""
         codes = set(core_of(rack).codes())
         # A neighbour k is worth (1 if it is on the rack else 0) + 0.1 * unseen[k]: those floats are made once
         # (_NEAR_ON[n], _NEAR_OFF[n] for n unseen copies), so that each neighbour costs a look-up, not arithmetic.
         on, off = _NEAR_ON, _NEAR_OFF
-        out: dict[int, float] = {}
-        runs_of, groups_of = _neighbours(numbers)
+        out = [0.0] * (_JOKER + 1)
+        neighbours = _neighbours(numbers)
         codes.discard(_JOKER)
-        for code in sorted(codes):
+        for code in codes:
             near = 0.0
-            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order
-            for k, w in runs_of[code]:
+            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order, then
+            # the same number in the other colours (weight 1: adding 1.0 * x adds exactly x)
+            for k, w in neighbours[code]:
                 near += w * (on[unseen[k]] if k in codes else off[unseen[k]])
-            for k in groups_of[code]:  # the same number in the other colours
-                near += on[unseen[k]] if k in codes else off[unseen[k]]
-            out[code] = min(1.0, near / 3.0)
-        out[_JOKER] = 0.0
+            near /= 3.0
+            out[code] = near if near < 1.0 else 1.0  # min(1.0, near)
         return out
 
-    def _static_scores(self, played: list[TileSet], rack: TileSet, partners: dict[int, float],
+    def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: list[float],
+                       tile_weight: float) -> tuple[int, list[float]]:
+        """The tiles the first listed play places, and the score before threats of every listed play, computed
+        as :meth:`_static_scores` computes each: the same float operations in the same order, the kept tiles'
+        flexibility summed by the core in canonical order."""
+        w = self.weights
+        wv, wj, wf, jokers = w.value, w.joker, w.flex, rack.jokers
+        t = legal.tallies(partners)
+        tiles = t["tiles"].tolist()
+        out = []
+        for placed, value, joker, kept in zip(tiles, t["value"].tolist(), t["jokers"].tolist(), t["kept"].tolist()):
+            score = tile_weight * placed + wv * value
+            score += wj * (jokers - joker)
+            score += wf * kept
+            out.append(score)
+        return tiles[0], out
+
+    def _static_scores(self, played: list[TileSet], rack: TileSet, partners: list[float],
                        tile_weight: float) -> list[float]:
         """The score before threats of playing each of ``played`` from ``rack`` (which holds it): the tiles
         played and their value, the jokers kept, and the kept tiles' flexibility (``partners``) summed in
@@ -216,9 +247,13 @@ class HardBot(Bot):
         samples are searched in, so each candidate searches first the samples that went out on the candidates
         before it (their tables differ by a few tiles: those are the likeliest to go out again and stop it
         early), cheapest first (the search states they took). Which candidates stop, and where, changes; the
-        best candidate and its charge do not."""
+        best candidate and its charge do not.
+
+        A candidate whose charge, even with every sample it has left going out, stays above the best so far and
+        above every later candidate's static score is the best: it stops there, with that lower bound as its
+        score (the choice is the same; only the best's identity is read)."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
-        pool = [code for code, count in enumerate(unseen) if count for _ in range(count)]
+        pool = list(chain.from_iterable(map(repeat, range(len(unseen)), unseen)))
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         sample = self.rng.sample
         racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
@@ -241,12 +276,21 @@ class HardBot(Bot):
         for k, (score, i, p) in enumerate(top):
             if best is not None and (score, -i) < (best[0], -best[1]):
                 break  # so is every later candidate (sorted by static score, then index)
+            # what this candidate must beat: the best charged so far, and the next candidate's static score (an
+            # upper bound of every later one)
+            rival = None if best is None else (best[0], -best[1])
+            if k + 1 < len(top) and (rival is None or (top[k + 1][0], -top[k + 1][1]) > rival):
+                rival = (top[k + 1][0], -top[k + 1][1])
             table = base if p is None else base.sum(core_of(p))
             outs = 0
             if k:
                 keys = [(-went_out[j], work[j]) for j in range(n)]
                 order = sorted(range(n), key=keys.__getitem__)
-            for j in order:  # sample by sample: a candidate charged below the best stops early
+            for d, j in enumerate(order):  # sample by sample: a candidate charged below the best stops early
+                # ... and one that beats every rival even if all its remaining samples go out is the best
+                if rival is not None and (score - threat * ((outs + n - d) / n), -i) > rival:
+                    out[k] = (score - threat * ((outs + n - d) / n), i, p)  # a lower bound of its charge
+                    return out
                 found, states = goes_out(table, hidden[j], params)
                 work[j] += states
                 if found:
@@ -288,20 +332,19 @@ def _sub_multisets(rack: TileSet) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _neighbours(numbers: int) -> tuple[list[tuple[tuple[int, float], ...]], list[tuple[int, ...]]]:
-    """For each tile code (``colour * 16 + number - 1``) under ``numbers`` numbers: its run neighbours with
-    their weights (two and one below, one and two above: 0.5, 1, 1, 0.5, those that exist, in that order) and
-    its group neighbours (the same number in the other three colours), as :meth:`HardBot._partners` reads them.
+def _neighbours(numbers: int) -> list[tuple[tuple[int, float], ...]]:
+    """For each tile code (``colour * 16 + number - 1``) under ``numbers`` numbers: its neighbours with their
+    weights, as :meth:`HardBot._partners` reads them: the run neighbours (two and one below, one and two above:
+    0.5, 1, 1, 0.5, those that exist, in that order), then the group neighbours (the same number in the other
+    three colours, weight 1).
 
-    >>> runs, groups = _neighbours(13)
-    >>> runs[0], groups[0]
-    (((1, 1.0), (2, 0.5)), (16, 32, 48))
+    >>> _neighbours(13)[0]
+    ((1, 1.0), (2, 0.5), (16, 1.0), (32, 1.0), (48, 1.0))
     """
-    runs: list[tuple[tuple[int, float], ...]] = []
-    groups: list[tuple[int, ...]] = []
+    out: list[tuple[tuple[int, float], ...]] = []
     for code in range(_JOKER):
         c, n = divmod(code, _STRIDE)  # n: the number minus 1
-        runs.append(tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
-                          if 0 <= m < numbers))
-        groups.append(tuple(oc * _STRIDE + n for oc in range(4) if oc != c))
-    return runs, groups
+        runs = tuple((c * _STRIDE + m, w) for m, w in ((n - 2, 0.5), (n - 1, 1.0), (n + 1, 1.0), (n + 2, 0.5))
+                     if 0 <= m < numbers)
+        out.append(runs + tuple((oc * _STRIDE + n, 1.0) for oc in range(4) if oc != c))
+    return out
