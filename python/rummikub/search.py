@@ -273,9 +273,9 @@ class LegalPlays:
         ``tiles`` (the rack tiles it places), ``value`` (their face value, jokers 0), ``jokers`` (the jokers it
         places), and ``kept``: the weights of the rack tiles it keeps (the rack minus the placed tiles), one term
         per tile, with ``weights`` 65 floats indexed by tile code (``Tile.code``; each tile weighs 1 without).
-        The terms are added left to right in code order (jokers last), so ``kept`` is exactly the float that
-        Python's ``sum`` gives over the kept tiles in canonical order: a bot can score every play with array
-        arithmetic and build TileSets only for the few it keeps.
+        The terms are added one by one in code order (jokers last), so ``kept`` is exactly the float that a loop
+        ``s += weights[tile.code]`` over the kept tiles in canonical order gives: a bot can score every play with
+        array arithmetic and build TileSets only for the few it keeps.
 
         >>> ps = plays("R1 R2 R3", "R4 R5 K9")
         >>> t = ps.tallies([0.5] * 65)

@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import functools
+import operator
 from itertools import chain, repeat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -230,7 +231,7 @@ class HardBot(Bot):
             kept = rack_core.difference(p).codes()  # canonical order: the jokers last
             score = tile_weight * (size - len(kept)) + wv * p.value(0)
             score += wj * (kept.count(_JOKER) if kept and kept[-1] == _JOKER else 0)
-            score += wf * sum(map(flex_of, kept))
+            score += wf * functools.reduce(operator.add, map(flex_of, kept), 0.0)  # left to right, as tallies add
             out.append(score)
         return out
 
