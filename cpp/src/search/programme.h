@@ -184,24 +184,16 @@ class Programme {
     return !in_.mode.retrieval_rule || placed - closed_uncovered(x.s) - open >= in_.table_jokers;
   }
   // Moves colour c's runs through the tiles of number n: layer `from` to layer `to`.
-  // With `fused` (the number's last colour, see fused_), `to` is the number's group layer: each child goes through
-  // the group step at once.
-  void colour_step(Layer& from, Layer& to, int n, int c, bool fused = false) {
+  void colour_step(Layer& from, Layer& to, int n, int c) {
     if (in_.rack_jokers + in_.table_jokers == 0) {
-      if (fused) {
-        colour_step<false, true>(from, to, n, c);
-      } else {
-        colour_step<false, false>(from, to, n, c);
-      }
-    } else if (fused) {
-      colour_step<true, true>(from, to, n, c);
+      colour_step<false>(from, to, n, c);
     } else {
-      colour_step<true, false>(from, to, n, c);
+      colour_step<true>(from, to, n, c);
     }
   }
   // kJokers: the input has free jokers. Without any, no node carries a joker deficit (any is more than the
   // jokers left), no joker is placed, and no run ends with an uncovered one: that code compiles away.
-  template <bool kJokers, bool kFused>
+  template <bool kJokers>
   void colour_step(Layer& from, Layer& to, int n, int c);
   // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
   // order, without the rack, score and floor (the input has none), made one at a time (table_next) and not
@@ -226,10 +218,6 @@ class Programme {
     assert(parent < kMoveCopies);
     moves_[li - 1].emplace_back(static_cast<int32_t>(parent | size_t{b} << kMoveShift), node);
   }
-  // A fused group step's node (fused_): its info holds the last colour step's (bits 0-19), the free jokers the
-  // groups took (4 bits from kFusedGroupShift) and whether the colour step's child was settled (kFusedSettled).
-  static constexpr int kFusedGroupShift = 20;
-  static constexpr uint32_t kFusedSettled = 1u << 24;
   // Returns x carried unchanged into the next layer (nothing placed, no run moved) as a child of `parent`.
   static Node carried(const Node& x, size_t parent) {
     Node y = x;
@@ -446,10 +434,6 @@ class Programme {
   std::vector<std::vector<uint8_t>> alive_;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> moves_;  // a guide's moves out of each layer
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
-  // The last run made each number's group step within its last colour step (run() does, but for a guide or usage
-  // masks): the last colour's layer of each number stays empty, and a node of a group layer, whose parent is then
-  // in the layer before the last colour's, holds both steps' choices (Node::info, kFusedGroupShift).
-  bool fused_ = false;
 };
 
 // Returns the fewest jokers runs with these needs still need (255: they cannot be finished).

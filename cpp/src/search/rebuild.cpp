@@ -41,39 +41,14 @@ static const std::vector<GroupBuild>& group_build(SearchScratch& scratch, uint64
 // Rebuilds the melds of a final node, and its played tiles and value (see programme.h).
 void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& played, int& value, const Mode* mode,
                         int* uncovered) const {
-  const int N = in_.p.numbers, C = in_.p.colours;
-  // Walk back to collect the node of every layer on the path. A fused group step's node (fused_) stands for its
-  // number's last colour step too: that step's node is made again from it (mids), with the colour step's choices,
-  // the free jokers placed and settledness it had, and the tiles the number's colour steps promised to groups.
+  // Walk back to collect the node of every layer on the path.
   const Node* path[kByNumber * (kMaxColours + 1) + 1];
-  Node mids[kByNumber];
   size_t i = final_index;
-  const size_t steps = static_cast<size_t>(C + 1);
   for (size_t li = last_ + 1; li-- > 0;) {
     path[li] = &layers_[li].nodes[i];
-    if (fused_ && li > 0 && li % steps == 0) {
-      Node& mid = mids[li / steps];
-      mid = *path[li];
-      mid.info = path[li]->info & ((1u << kFusedGroupShift) - 1);
-      path[--li] = &mid;
-    }
     if (li > 0) i = static_cast<size_t>(path[li]->parent);
   }
-  if (fused_) {
-    for (int n = 1; n <= N && static_cast<size_t>(n) * steps <= last_; ++n) {
-      const size_t at = static_cast<size_t>(n) * steps;
-      uint64_t g = 0;
-      for (int c = 0; c < C; ++c) {
-        const uint32_t info = path[at - steps + 1 + static_cast<size_t>(c)]->info;
-        g |= static_cast<uint64_t>(((info >> 4) & 7) | ((info >> 8) & 7) << 3 | ((info >> 12) & 7) << 6) << (9 * c);
-      }
-      Node& mid = mids[n];
-      const uint32_t info = path[at]->info;
-      const int taken = static_cast<int>(info >> kFusedGroupShift) & 15;
-      mid.s.misc = with_counts(g, jokers_placed(path[at]->s) - taken, closed_uncovered(path[at]->s),
-                               opening_value(path[at]->s), (info & kFusedSettled) != 0);
-    }
-  }
+  const int N = in_.p.numbers, C = in_.p.colours;
   RunList runs[kMaxColours];
   value = 0;
   // value(P): P's numbered tiles, plus P's jokers (every free joker but the table's table_jokers) at the highest
@@ -173,8 +148,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
     const Node& x = *path[li];
     const uint64_t g = prev.s.misc & kPromisedBits;
     if (g != 0) {
-      const int taken = static_cast<int>(fused_ ? x.info >> kFusedGroupShift : x.info) & 15;
-    for (const GroupBuild& gb : group_build(*scratch_, g, taken, C, in_.mode)) {
+      for (const GroupBuild& gb : group_build(*scratch_, g, x.info & 15, C, in_.mode)) {
         Meld m{MeldKind::Group, 0, n, gb.size + gb.jokers, 0, 0};
         int rack = 0;
         for (int k = 0; k < gb.size; ++k) {

@@ -47,7 +47,6 @@ void Programme::run() {
   if (ready_ == 0) {
     start();
     ready_ = 1;
-    fused_ = !guide_mode_ && !in_.usage;
   }
   size_t li = 0, held = 1, bytes = layer_bytes(0);
   exceeded_ = false;
@@ -55,45 +54,31 @@ void Programme::run() {
   // this pass (a pass at a lower floor leaves most layers as they were); then counts layer li + 1 and stops the
   // run (exceeded_) once it holds more than its limits allow. (Checked after every step: one step of a large
   // search can hold more than all the steps before it. A layer that did not change keeps its byte count.)
-  // Fused (fused_), the last colour step of each number makes the group step's children at once, into the group
-  // layer (skip: the last colour's layer, left empty).
   auto step = [&](int n, int c) {
-    const bool fuse = fused_ && c == C - 1;
-    const size_t skip = fuse ? 1 : 0;
     Layer& from = layers_[li];
-    const bool started = li + 1 + skip >= ready_;
+    const bool started = li + 1 >= ready_;
     if (started) {
-      if (fuse) layers_[li + 1].reset(0);
-      layers_[li + 1 + skip].reset(c < C && !fuse ? from.nodes.size() * 2 : from.nodes.size());
-      ready_ = li + 2 + skip;
+      layers_[li + 1].reset(c < C ? from.nodes.size() * 2 : from.nodes.size());
+      ready_ = li + 2;
     }
-    Layer& to = layers_[li + 1 + skip];
+    Layer& to = layers_[li + 1];
     const bool moved = !nothing_new(from);
     if (moved) {
       if (c < C) {
-        colour_step(from, to, n, c, fuse);
+        colour_step(from, to, n, c);
       } else {
         group_step(from, to, n);
       }
     }
     held += to.nodes.size();
-    li += 1 + skip;
+    ++li;
     if (node_limit_ == 0) return;
-    if (fuse && started) {
-      layers_[li - 1].bytes = layer_bytes(li - 1);
-      bytes += layers_[li - 1].bytes;
-    } else if (fuse) {
-      bytes += layers_[li - 1].bytes;
-    }
     if (moved || started) to.bytes = layer_bytes(li);
     bytes += to.bytes;
     exceeded_ = held > node_limit_ || bytes > byte_limit_;
   };
   for (int n = 1; n <= N; ++n) {
-    for (int c = 0; c <= C && !exceeded_; ++c) {
-      step(n, c);  // (c == C: the group step)
-      if (fused_ && c == C - 1) break;
-    }
+    for (int c = 0; c <= C && !exceeded_; ++c) step(n, c);  // (c == C: the group step)
     if (exceeded_ || layers_[li].nodes.empty()) {
       // No legal end (past the limit, the caller reports it; an empty layer has no successors).
       li = layers_.size() - 1;
@@ -149,7 +134,7 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
 }
 
 // Expands layer `from` through colour step (n, c) into layer `to`.
-template <bool kJokers, bool kFused>
+template <bool kJokers>
 void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const size_t before = to.nodes.size();
   const int pos = (n - 1) * in_.p.colours + c;
@@ -157,7 +142,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
   struct JokerChoice {
     int y, yr, jokers_left;  // free jokers placed here, how many of them are rack jokers, free jokers left after
-    int64_t score, bound;
+    int64_t score;
   };
   JokerChoice choices[kMaxJokers + 1];
   TransitionMemo& memo = scratch_->transition_memo;
@@ -168,7 +153,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const bool joker_here = in_.joker_fits[c][n], opening = in_.threshold > 0, usage = in_.usage;
   const bool retrieval_rule = in_.mode.retrieval_rule;
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
-  const uint64_t group_key_base = group_key(0, 0, in_.p.colours, in_.mode);
   const int group_size = std::max(3, in_.mode.min_len);
   const uint32_t mode_key = transition_key(in_.mode, 0);
   const uint8_t* const members_after = members_after_[n][c];
@@ -176,50 +160,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
   const bool sided = demand != nullptr && demand->sided();
   uint64_t counted = 0;  // transitions (SearchStats), added once at the end
-  // Fused with the group step (kFused): a child y of the colour step, with this bound, goes on through the group
-  // step at once, as group_step would take it (its children's bounds are checked against the expanding node's
-  // ceiling, which the colour step's checks then leave out: see expand_layer).
-  const int64_t w_group_joker = in_.joker_weight[n];
-  const int64_t joker_slack = std::max<int64_t>(0, in_.joker_weight_max - w_group_joker);
-  const int rack_jokers_every = in_.rack_jokers;
-  int64_t ceiling = INT64_MAX;  // (kFused: the expanding node's)
-  auto take_final = [&](int64_t bound) RUMMIKUB_INLINE {
-    if (bound < floor_) {
-      pending_ = std::max(pending_, bound);
-      return false;
-    }
-    return bound < ceiling;
-  };
-  auto through_groups = [&](const Node& y, int64_t bound, auto&& sink) RUMMIKUB_INLINE {
-    const uint64_t g = y.s.misc & kPromisedBits;
-    const uint32_t mid = (y.info & ((1u << kFusedGroupShift) - 1)) | (is_settled(y.s) ? kFusedSettled : 0);
-    if (g == 0) {
-      if (!take_final(bound)) return;
-      Node z = y;
-      settle_state(z.s);  // (the number's rack tiles may have covered jokers)
-      z.info = mid;
-      sink(z);
-      return;
-    }
-    const int placed = jokers_placed(y.s), val = opening_value(y.s), uncovered = closed_uncovered(y.s);
-    const bool count = retrieval_rule && !is_settled(y.s);
-    const int left = jokers_left(placed);
-    for (int k = 0; k <= left; ++k) {
-      ++counted;
-      const int yr = rack_jokers(placed, k);
-      const int64_t score = y.score + yr * w_group_joker;
-      if (!take_final(score + suffix_after + joker_bound(placed + k))) continue;
-      if (opening && !opening_reachable(val + n * yr, pos + 1, rack_jokers_left(placed + k))) continue;
-      const int split =
-          group_split(g | group_key_base | static_cast<uint64_t>(k) << 36, g, k, in_.p.colours, in_.mode,
-                      scratch_->group_memo);
-      if (split < 0 || (count && uncovered + split > rack_jokers_every)) continue;
-      Node z = group_child(y, static_cast<size_t>(y.parent), n, k, count ? uncovered + split : uncovered, score);
-      z.info = mid | static_cast<uint32_t>(k) << kFusedGroupShift;
-      z.actions = y.actions;
-      sink(z);
-    }
-  };
   // Calls sink(y) for every child y of node x (number idx of `from`), in a fixed order.
   auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     if (plan == nullptr) {
@@ -247,9 +187,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       for (int y = 0; y <= y_most; ++y) {
         const int yr = kJokers ? rack_jokers(placed, y) : 0;
         const int64_t score = x.score + b * w_tile + yr * w_joker;
-        if (!take(score + suffix_after + (kJokers ? joker_bound(placed + y) : 0))) continue;  // (kFused: floor only)
+        if (!take(score + suffix_after + (kJokers ? joker_bound(placed + y) : 0))) continue;
         if (opening && !opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(placed + y))) continue;
-        choices[nchoices++] = JokerChoice{y, yr, left - y, score, score + suffix_after + (kJokers ? joker_bound(placed + y) : 0)};
+        choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
       if (nchoices == 0) continue;
       const uint32_t group_end = group_begin[b + 1];
@@ -263,10 +203,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         for (int ci = 0; ci < nchoices; ++ci) {
           const JokerChoice& ch = choices[ci];
           if (deficit_others + group_deficit > ch.jokers_left) continue;
-          // (kFused: children offered at an earlier pass, which the colour step's own check of the ceiling would
-          // have cut: every group child's bound reaches the ceiling, the colour step's bound less what the free
-          // jokers the groups may take can lose.)
-          if (kFused && ch.bound - (g2 == 0 ? 0 : ch.jokers_left * joker_slack) >= ceiling) continue;
           const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
           const Transition* ts;
           uint32_t tcount;
@@ -302,11 +238,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
                                   kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
             y.s.mask = mask;
             if (resettle) settle_state(y.s);
-            if constexpr (kFused) {
-              through_groups(y, ch.bound, sink);
-            } else {
-              sink(y);
-            }
+            sink(y);
           }
           counted += tcount;
         }
@@ -315,23 +247,12 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   };
   const bool no_tile = in_.table[c][n] + in_.staying[c][n] + o == 0;
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
-    if constexpr (kFused) {
-      // The colour step's checks of a bound leave out the ceiling (ceiling_), which its group step's children take.
-      ceiling = ceiling_;
-      ceiling_ = INT64_MAX;
-    }
     if (colour_idle(x, c, no_tile, joker_here)) {
       // The general path's only choice, with its checks and its count, without the transition lookup.
       Node y;
-      if (carry_through_colour(x, n, c, idx, y)) {
-        ++counted;
-        if constexpr (kFused) {
-          y.info = 0;
-          through_groups(y, x.score + suffix_after + joker_bound(jokers_placed(x.s)), sink);
-        } else {
-          sink(y);
-        }
-      }
+      if (!carry_through_colour(x, n, c, idx, y)) return;
+      ++counted;
+      sink(y);
     } else {
       expand(x, idx, sink);
     }
@@ -344,7 +265,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     stats_->transitions += counted;
     stats_->states += to.nodes.size() - before;
   }
-  if (kFused && !guide_mode_ && to.fresh) prune_dominated(to);  // (as group_step)
 }
 
 // Expands layer `from` through the group step of number n into layer `to`, then prunes dominated nodes.
