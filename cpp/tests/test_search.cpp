@@ -119,6 +119,21 @@ TEST_CASE("a table joker stays or is replaced only in its home set", "[search][s
   check_play(table("R5 R6 R7 J"), tiles("R8 K1 K2"), play);
 }
 
+TEST_CASE("a group's staying joker reads a colour its new group leaves free", "[search][solve][joker]") {
+  // The joker of K9 B9 J stands for O9 or R9. On an opening that extends the table every joker stays: with O9
+  // played into its group, the joker must read R9 (no R9 is anywhere, so that reading is the one searched).
+  SearchRules extend = kStandard;
+  extend.extend_after_opening = true;
+  PlayResult play;
+  REQUIRE(solve(table("K9 B9 J"), tiles("O9 K10 K11 K12"), extend, false, Objective::Tiles, play, nullptr));
+  CHECK(play.played == tiles("O9 K10 K11 K12"));
+  check_play(table("K9 B9 J"), tiles("O9 K10 K11 K12"), play);
+  // With an R9 on the rack too, either reading can fail, and each is searched: R9 or O9 joins the group.
+  REQUIRE(solve(table("K9 B9 J"), tiles("O9 R9 K10 K11 K12"), extend, false, Objective::Tiles, play, nullptr));
+  CHECK(play.played.size() == 4);
+  check_play(table("K9 B9 J"), tiles("O9 R9 K10 K11 K12"), play);
+}
+
 TEST_CASE("the opening counts only the player's own sets against the threshold", "[search][solve][opening]") {
   PlayResult play;
   REQUIRE(solve({}, tiles("R10 R11 R12 K1"), kStandard, false, Objective::Tiles, play, nullptr));

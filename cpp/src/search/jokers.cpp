@@ -28,6 +28,16 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
   struct Choice {
     std::vector<Joker> jokers;
   };
+  // The melds with jokers whose candidate tiles are of each number.
+  int touched[kByNumber] = {};
+  for (const Meld& m : table) {
+    if (m.jokers() == 0) continue;
+    if (m.kind == MeldKind::Run) {
+      for (int i = 0; i < m.length; ++i) touched[m.number + i] += (m.joker_slots >> i & 1) != 0 ? 1 : 0;
+    } else {
+      ++touched[m.number];
+    }
+  }
   std::vector<std::vector<Choice>> per_meld;
   for (const Meld& m : table) {
     const int k = m.jokers();
@@ -65,6 +75,27 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
           ch.jokers.push_back(Joker{tiles[at], (rmask >> i & 1) != 0, homes[at]});
         }
         options.push_back(ch);
+      }
+    }
+    // A group's staying jokers go to groups of its number, where a reading fails only when such a group holds a
+    // numbered tile of the colour read. A reading of colours with no numbered copy at all (on the table or the
+    // rack) never fails, so its option holds the plays of every other reading that keeps the jokers: the others
+    // are left out. (Only when no other joker reads a tile of this number, which could share the colour.)
+    if (m.kind != MeldKind::Run && touched[m.number] == 1) {
+      auto all_stay = [](const Choice& ch) {
+        return std::none_of(ch.jokers.begin(), ch.jokers.end(), [](const Joker& j) { return j.retrieved; });
+      };
+      auto never_fails = [&](const Choice& ch) {
+        return all_stay(ch) && std::all_of(ch.jokers.begin(), ch.jokers.end(), [&](const Joker& j) {
+                 const int c = tile_colour(j.tile), n = tile_number(j.tile);
+                 return base.table[c][n] + base.rack[c][n] == 0;
+               });
+      };
+      const auto keep = std::find_if(options.begin(), options.end(), never_fails);
+      if (keep != options.end()) {
+        const Choice kept = *keep;
+        options.erase(std::remove_if(options.begin(), options.end(), all_stay), options.end());
+        options.insert(options.begin(), kept);  // (where the first reading's was: every choice's first)
       }
     }
     per_meld.push_back(std::move(options));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "rummikub/search.h"
@@ -91,6 +92,12 @@ struct RunsSummary {
   }
 };
 
+// Sets v to n entries of -1 (an empty open-addressing slot): memset, which a fill of -1 as int32_t does not become.
+inline void fill_empty(std::vector<int32_t>& v, size_t n) {
+  v.resize(n);
+  std::memset(v.data(), 0xFF, n * sizeof(int32_t));
+}
+
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
 struct Layer {
   std::vector<Node> nodes;
@@ -125,7 +132,7 @@ struct Layer {
     reserved = expect;
     size_t cap = 16;
     while (cap < expect * 2) cap <<= 1;
-    index.assign(cap, -1);
+    fill_empty(index, cap);
     mask = cap - 1;
   }
   // Returns the hash of a state, for the index.
@@ -172,7 +179,7 @@ struct Layer {
     if (bucketed == 0 || bucket_head.size() < K * 2) {  // (first use since reset, or too full: start again)
       size_t cap = 16;
       while (cap < K * 2) cap <<= 1;
-      bucket_head.assign(cap, -1);
+      fill_empty(bucket_head, cap);
       for (size_t i = 0; i < bucketed; ++i) link(i);
     }
     bucket_next.resize(K);
