@@ -270,8 +270,15 @@ class _Model:
         if self.rows:
             A = coo_matrix((v, (r, c)), shape=(len(self.rows), n)).tocsr()
             cons = [LinearConstraint(A, lo, hi)]
-        res = milp(-np.array(self.obj, dtype=float), constraints=cons, integrality=np.ones(n),
-                   bounds=Bounds(self.lb, self.ub), options={"mip_rel_gap": 0, "presolve": True, "time_limit": TIME_LIMIT})
+        for presolve in (True, False):
+            res = milp(-np.array(self.obj, dtype=float), constraints=cons, integrality=np.ones(n),
+                       bounds=Bounds(self.lb, self.ub),
+                       options={"mip_rel_gap": 0, "presolve": presolve, "time_limit": TIME_LIMIT})
+            # "Infeasible" is confirmed without presolve: HiGHS's presolve can lose the feasible solution it found
+            # ("transformNewIntegerFeasibleSolution"), as on K2 K2 K3 K3 K4 K4 K5 K5 K6 K6 K10 K11 K11 K12 B7 B10
+            # B11 B12 O10 O11 O12 R1 R2 R2 R3 R3 R4 R4 R5 R10 R11 R11 R12 J J, which splits into sets.
+            if res.status != 2:
+                break
         if res.status == 2:  # infeasible
             return None
         if res.status == 1:

@@ -57,3 +57,11 @@ def test_cases_exercise_the_pruning() -> None:
     assert backtracked >= 5
     for tiles in cases[:12]:
         assert_arrange_agrees(tiles, rules)
+
+
+def test_the_oracle_confirms_infeasible_without_presolve() -> None:
+    """A threat check on which HiGHS's presolve reported "infeasible" though the tiles split into sets (B7 J J
+    B10 among them): the oracle re-solves an infeasible answer without presolve, so both sides agree."""
+    tiles = TileSet.parse("K2 K2 K3 K3 K4 K4 K5 K5 K6 K6 K10 K11 K11 K12 B7 B10 B11 B12 O10 O11 O12 R1 R2 R2 R3 R3 "
+                          "R4 R4 R5 R10 R11 R11 R12 J J")
+    assert_arrange_agrees(tiles, RuleSet())
