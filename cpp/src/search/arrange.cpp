@@ -22,8 +22,10 @@ inline bool covers(CoverMemo& memo, uint64_t a, uint64_t b, uint32_t id, const M
 
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
-bool led_nowhere(const DeadEnds& dead, const State& s, int colours, CoverMemo& memo, uint32_t id, const Mode& mode) {
-  int32_t j = dead.chain(s.misc);
+// (at: the slot of s's counts word in `dead`.)
+bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, CoverMemo& memo, uint32_t id,
+                 const Mode& mode) {
+  int32_t j = dead.heads[at];
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
@@ -34,13 +36,20 @@ bool led_nowhere(const DeadEnds& dead, const State& s, int colours, CoverMemo& m
   return false;
 }
 
-// Remembers a state that led nowhere. (Out of line: a dead end is rare next to the children tried, and inlined
+// The slot of a state's counts not looked up yet.
+constexpr size_t kNoSlot = SIZE_MAX;
+
+// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot). (Out of line: a dead end is rare next to the children tried, and inlined
 // here the insertion slows the search's inner loop.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void remember_dead_end(DeadEnds& dead, const State& s) {
-  dead.add(s);
+void remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
+  if (at == kNoSlot) {
+    dead.add(s);
+  } else {
+    dead.add(s, at);
+  }
 }
 
 }  // namespace
@@ -81,12 +90,16 @@ bool Programme::run_depth_first(size_t budget) {
     // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
     // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
     // path that leads to a legal end, so the first one found is the same.
+    // (The deeper steps add dead ends to deeper depths only: the slot of the child's counts in its own depth's
+    // dead ends, found to compare it, is where it goes when it leads nowhere.)
     auto visit = [&]() -> bool {
-      if (!dead.ends.empty() && led_nowhere(dead, child.s, C, cover_memo, cover_id, mode)) {
-        return false;  // (most depths have none: no hashing)
+      size_t at = kNoSlot;  // (most depths have no dead end: no hashing)
+      if (!dead.ends.empty()) {
+        at = dead.slot(child.s.misc);
+        if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
       }
       if (self(self, li + 1, next_n, next_c)) return true;
-      remember_dead_end(dead, child.s);
+      remember_dead_end(dead, child.s, at);
       return false;
     };
     // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
