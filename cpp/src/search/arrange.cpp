@@ -98,8 +98,11 @@ bool Programme::run_depth_first(size_t budget) {
         at = dead.slot(child.s.misc);
         if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
       }
+      const size_t before = expanded;
       if (self(self, li + 1, next_n, next_c)) return true;
-      remember_dead_end(dead, child.s, at);
+      // A child whose expansion made no child of its own that was expanded in turn costs about as much to
+      // expand again as to remember and compare: only the others are remembered.
+      if (expanded - before > 1) remember_dead_end(dead, child.s, at);
       return false;
     };
     // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
