@@ -74,6 +74,12 @@ bool Programme::run_depth_first(size_t budget) {
   const int group_size = std::max(3, mode.min_len);
   CoverMemo& cover_memo = scratch_->cover_memo;
   TransitionMemo& transition_memo = scratch_->transition_memo;
+  // The joker lookahead's input of each colour step (deficit_at), read once: the search expands most steps
+  // more than once (it backtracks).
+  DeficitAt deficit_input[kMaxColours][kByNumber];
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= in_.p.numbers; ++n) deficit_input[c][n] = deficit_at(c, n);
+  }
   // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
   bool gave_up = false;
@@ -132,7 +138,7 @@ bool Programme::run_depth_first(size_t budget) {
       const int deficit_others = others_deficit(x, c);
       int members_before = 0, most_before = 0;
       promised_before(g, c, members_before, most_before);
-      const DeficitAt at = deficit_at(c, n);
+      const DeficitAt at = deficit_input[c][n];
       const uint8_t* after = members_after_[n][c];
       const uint64_t runs = x.s.runs[c];
       // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
