@@ -137,7 +137,7 @@ bool Programme::run_depth_first(size_t budget) {
       const uint64_t g = x.s.misc & kPromisedBits;
       const int deficit_others = others_deficit(x, c);
       int members_before = 0, most_before = 0;
-      promised_before(g, c, members_before, most_before);
+      if (g != 0) promised_before(g, c, members_before, most_before);
       const DeficitAt at = deficit_input[c][n];
       const uint8_t* after = members_after_[n][c];
       const uint64_t runs = x.s.runs[c];
