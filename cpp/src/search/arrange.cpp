@@ -36,6 +36,18 @@ bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, C
   return false;
 }
 
+// Sets y to x carried unchanged into the next layer, as Programme::carried(x, 0) returns it (in place: a node is
+// about a hundred bytes, and a temporary would copy them twice).
+inline void carry_into(const Node& x, Node& y) {
+  y = x;
+  y.parent = 0;
+  y.info = 0;
+  y.actions = 0;
+  y.dead = false;
+  y.ceiling = INT64_MAX;
+  y.pending = INT64_MIN;
+}
+
 // The slot of a state's counts not looked up yet.
 constexpr size_t kNoSlot = SIZE_MAX;
 
@@ -115,7 +127,7 @@ bool Programme::run_depth_first(size_t budget) {
     // tile promised, and an idle colour step (with colour_step's checks and counts).
     if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
       if (c == C) {
-        child = carried(x, 0);
+        carry_into(x, child);
       } else {
         if (!carry_through_colour(x, n, c, 0, child)) return false;
         if (stats_ != nullptr) ++stats_->transitions;
@@ -143,7 +155,7 @@ bool Programme::run_depth_first(size_t budget) {
       const uint64_t runs = x.s.runs[c];
       // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
       // colour_child makes them); the rest is set once.
-      child = carried(x, 0);
+      carry_into(x, child);
       child.score = 0;
       for (int ga = 0; ga <= ga_most; ++ga) {
         const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
