@@ -51,8 +51,8 @@ inline void carry_into(const Node& x, Node& y) {
 // The slot of a state's counts not looked up yet.
 constexpr size_t kNoSlot = SIZE_MAX;
 
-// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot). (Out of line: a dead end is rare next to the children tried, and inlined
-// here the insertion slows the search's inner loop.)
+// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot). (Out of line: inlined here, the
+// insertion slows the search's inner loop.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
