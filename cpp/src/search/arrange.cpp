@@ -95,7 +95,7 @@ bool Programme::run_depth_first(size_t budget) {
   // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
   bool gave_up = false;
-  auto go = [&](auto&& self, size_t li, int n, int c) -> bool {
+  auto go = [&, C, depth, budget, cover_id, key_open, group_size](auto&& self, size_t li, int n, int c) -> bool {
     if (li == depth) return ends_legally(layers_[li].nodes[0]);
     if (++expanded > budget) {
       gave_up = true;
