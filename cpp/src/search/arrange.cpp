@@ -78,7 +78,14 @@ bool Programme::run_depth_first(size_t budget) {
   assert(!in_.usage);  // (every state's mask is 0: the dead ends leave it out)
   // The path: layers_[k] holds just the path's node at depth k, read by position (no index). Each child is made
   // in place in the next layer, which the deeper steps leave alone.
-  for (size_t k = 1; k <= depth; ++k) layers_[k].nodes.resize(1);
+  // (path[k]: that node; dead[k]: the dead ends of depth k. Neither vector grows during the search.)
+  Node* path[kByNumber * (kMaxColours + 1) + 1];
+  assert(depth < sizeof path / sizeof path[0]);
+  for (size_t k = 0; k <= depth; ++k) {
+    if (k > 0) layers_[k].nodes.resize(1);
+    path[k] = layers_[k].nodes.data();
+  }
+  DeadEnds* const dead_at = dead_ends.data();
   // What every step reads of the mode and the memos, read once.
   const Mode& mode = in_.mode;
   const uint32_t cover_id = mode.id() + 1;
@@ -95,16 +102,16 @@ bool Programme::run_depth_first(size_t budget) {
   // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
   bool gave_up = false;
-  auto go = [&, C, depth, budget, cover_id, key_open, group_size](auto&& self, size_t li, int n, int c) -> bool {
-    if (li == depth) return ends_legally(layers_[li].nodes[0]);
+  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at](auto&& self, size_t li, int n, int c) -> bool {
+    if (li == depth) return ends_legally(*path[li]);
     if (++expanded > budget) {
       gave_up = true;
       return true;  // (unwinds the search; nothing is remembered on the way out)
     }
     const int next_n = c == C ? n + 1 : n, next_c = c == C ? 0 : c + 1;
-    const Node& x = layers_[li].nodes[0];
-    Node& child = layers_[li + 1].nodes[0];
-    DeadEnds& dead = dead_ends[li + 1];
+    const Node& x = *path[li];
+    Node& child = *path[li + 1];
+    DeadEnds& dead = dead_at[li + 1];
     // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
     // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
     // path that leads to a legal end, so the first one found is the same.
