@@ -102,7 +102,8 @@ bool Programme::run_depth_first(size_t budget) {
   // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
   bool gave_up = false;
-  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at](auto&& self, size_t li, int n, int c) -> bool {
+  SearchStats* const stats = stats_;
+  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats](auto&& self, size_t li, int n, int c) -> bool {
     if (li == depth) return ends_legally(*path[li]);
     if (++expanded > budget) {
       gave_up = true;
@@ -137,9 +138,9 @@ bool Programme::run_depth_first(size_t budget) {
         carry_into(x, child);
       } else {
         if (!carry_through_colour(x, n, c, 0, child)) return false;
-        if (stats_ != nullptr) ++stats_->transitions;
+        if (stats != nullptr) ++stats->transitions;
       }
-      if (stats_ != nullptr) ++stats_->states;
+      if (stats != nullptr) ++stats->states;
       return visit();
     }
     // The children are made one at a time: the first often leads to a legal end, and the others are then never
@@ -173,7 +174,7 @@ bool Programme::run_depth_first(size_t budget) {
           const int slots[kSlots] = {table_here - ga, 0, 0, y};
           const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
           const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
-          if (stats_ != nullptr) stats_->transitions += tcount;
+          if (stats != nullptr) stats->transitions += tcount;
           const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
           const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
           for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
@@ -185,7 +186,7 @@ bool Programme::run_depth_first(size_t budget) {
             child.info = info;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
-            if (stats_ != nullptr) ++stats_->states;
+            if (stats != nullptr) ++stats->states;
             if (visit()) return true;
           }
         }
@@ -194,10 +195,10 @@ bool Programme::run_depth_first(size_t budget) {
     }
     const uint64_t g = x.s.misc & kPromisedBits;  // (not 0: an idle group step went straight on above)
     for (int y = 0; y <= jokers_left(jokers_placed(x.s)); ++y) {
-      if (stats_ != nullptr) ++stats_->transitions;
+      if (stats != nullptr) ++stats->transitions;
       if (group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
       child = group_child(x, 0, n, y, 0, x.score);
-      if (stats_ != nullptr) ++stats_->states;
+      if (stats != nullptr) ++stats->states;
       if (visit()) return true;
     }
     return false;
