@@ -103,7 +103,9 @@ bool Programme::run_depth_first(size_t budget) {
   size_t expanded = 0;
   bool gave_up = false;
   SearchStats* const stats = stats_;
-  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats](auto&& self, size_t li, int n, int c) -> bool {
+  // (The constants are the closure's own copies: one load each, not two.)
+  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats](auto&& self, size_t li, int n,
+                                                                                   int c) -> bool {
     if (li == depth) return ends_legally(*path[li]);
     if (++expanded > budget) {
       gave_up = true;
