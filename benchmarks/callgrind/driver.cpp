@@ -1,9 +1,10 @@
 // Runs the search on positions read from a file (benchmarks/callgrind/dump_positions.py writes them), for
 // callgrind: solve, all_plays or arrange on every position, and a summary whose checksum changes with any result.
 //
-//   callgrind_driver solve|plays|arrange|arrange-table FILE   (docs/search.md says how to build and run it)
+//   callgrind_driver solve|plays|arrange|arrange-table|can-arrange FILE   (docs/search.md says how to build and run it)
 //
-// arrange splits the table and rack together, then the table alone; arrange-table only the table.
+// arrange splits the table and rack together, then the table alone; arrange-table only the table; can-arrange asks
+// only whether the table and rack together split (the hard bot's threat checks: dump_can_arrange.py).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -81,7 +82,7 @@ uint64_t mix(uint64_t h, const PlayResult& r) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::cerr << "usage: callgrind_driver solve|plays|arrange|arrange-table FILE\n";
+    std::cerr << "usage: callgrind_driver solve|plays|arrange|arrange-table|can-arrange FILE\n";
     return 2;
   }
   const std::string mode = argv[1];
@@ -101,6 +102,12 @@ int main(int argc, char** argv) {
         found += e.size();
         for (std::size_t i = 0; i < e.size(); ++i) h = mix(h, e.at(i));
       }
+    } else if (mode == "can-arrange") {
+      TileSet all = p.rack;
+      for (const Meld& m : p.table) all = sum(all, m.tiles());
+      const bool ok = can_arrange(all, p.rules.p, &stats);
+      found += ok ? 1 : 0;
+      h = h * 1000003 + (ok ? 2 : 1);
     } else if (mode == "arrange" || mode == "arrange-table") {
       if (mode == "arrange") {
         TileSet all = p.rack;

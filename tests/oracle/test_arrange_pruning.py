@@ -19,7 +19,7 @@ from hypothesis import strategies as st  # noqa: E402
 from tests.helpers.positions import make_position  # noqa: E402
 from tests.helpers.verdicts import assert_arrange_agrees  # noqa: E402
 
-from rummikub import RuleSet, TileSet, _core  # noqa: E402
+from rummikub import RuleSet, Table, TileSet, _core  # noqa: E402
 from rummikub.tiles import core_of  # noqa: E402
 
 
@@ -65,3 +65,36 @@ def test_the_oracle_confirms_infeasible_without_presolve() -> None:
     tiles = TileSet.parse("K2 K2 K3 K3 K4 K4 K5 K5 K6 K6 K10 K11 K11 K12 B7 B10 B11 B12 O10 O11 O12 R1 R2 R2 R3 R3 "
                           "R4 R4 R5 R10 R11 R11 R12 J J")
     assert_arrange_agrees(tiles, RuleSet())
+
+
+def game_threat_check(seed: int, extra: int, rules: RuleSet) -> tuple[TileSet, TileSet]:
+    """The hard bot's threat check as its games ask it: a table of 40-60 tiles holding both jokers, and `extra`
+    tiles drawn from the rest (a sampled hidden rack), as the two multisets ``can_arrange`` takes."""
+    pos = make_position(seed, rules, table_tiles=(40, 60), table_jokers=2, rack_size=14, label="game-threat")
+    rack = list(pos.rack.tiles())
+    return pos.table.tiles(), TileSet(random.Random(seed).sample(rack, min(extra, len(rack))))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), extra=st.integers(1, 4))
+def test_can_arrange_matches_oracle_on_game_threat_checks(seed: int, extra: int) -> None:
+    """``can_arrange`` (what the hard bot asks) says "arrangeable" exactly when the oracle does, on tables as
+    large as its games' and both jokers free."""
+    from tests.helpers import oracle as O  # (scipy: imported by the oracle tests only)
+
+    rules = RuleSet()
+    table, more = game_threat_check(seed, extra, rules)
+    tiles = table | more
+    inst = O.instance(Table(), tiles, rules.replace(joker_retrieval="free"), True)
+    want = O.feasible(inst, O.counts_of(tiles))
+    found, _ = _core.can_arrange(core_of(table), core_of(more), rules.params)
+    assert found == want, f"can_arrange({table} + {more}) = {found}, oracle says arrangeable={want}"
+
+
+def test_game_threat_checks_take_both_answers() -> None:
+    """The cases above are arrangeable often, not always (each answer comes from the search, not a shortcut)."""
+    rules = RuleSet()
+    answers = [_core.can_arrange(*map(core_of, game_threat_check(seed, 1 + seed % 4, rules)), rules.params)
+               for seed in range(40)]
+    assert 0 < sum(found for found, _ in answers) < len(answers)
+    assert all(states > 0 for _, states in answers)

@@ -11,27 +11,57 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
+// Returns runs_cover(a, b, mode) through the scratch's memo, as CoverMemo::covers does, given the memo's id of the
+// mode (read once for a whole search: the search asks this for most states it makes).
+inline bool covers(CoverMemo& memo, uint64_t a, uint64_t b, uint32_t id, const Mode& mode) {
+  const uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
+  CoverMemo::Entry& e = memo.entries[static_cast<size_t>(h ^ (h >> 29)) & (CoverMemo::kSize - 1)];
+  if (e.a != a || e.b != b || e.mode != id) e = CoverMemo::Entry{a, b, id, runs_cover(a, b, mode)};
+  return e.covers;
+}
+
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
-// that can do whatever the runs of s can: then s leads nowhere either.
-bool led_nowhere(const DeadEnds& dead, const State& s, int colours, CoverMemo& memo, const Mode& mode) {
-  int32_t j = dead.chain(s.misc);
+// that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
+// (at: the slot of s's counts word in `dead`.)
+bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, CoverMemo& memo, uint32_t id,
+                 const Mode& mode) {
+  int32_t j = dead.heads[at];
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
     int c = 0;
-    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], mode))) ++c;
+    while (c < colours && (e.runs[c] == s.runs[c] || covers(memo, e.runs[c], s.runs[c], id, mode))) ++c;
     if (c == colours) return true;
   }
   return false;
 }
 
-// Remembers a state that led nowhere. (Out of line: a dead end is rare next to the children tried, and inlined
-// here the insertion slows the search's inner loop.)
+// Sets y to x carried unchanged into the next layer, as Programme::carried(x, 0) returns it (in place: a node is
+// about a hundred bytes, and a temporary would copy them twice).
+inline void carry_into(const Node& x, Node& y) {
+  y = x;
+  y.parent = 0;
+  y.info = 0;
+  y.actions = 0;
+  y.dead = false;
+  y.ceiling = INT64_MAX;
+  y.pending = INT64_MIN;
+}
+
+// The slot of a state's counts not looked up yet.
+constexpr size_t kNoSlot = SIZE_MAX;
+
+// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot). (Out of line: inlined here, the
+// insertion slows the search's inner loop.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void remember_dead_end(DeadEnds& dead, const State& s) {
-  dead.add(s);
+void remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
+  if (at == kNoSlot) {
+    dead.add(s);
+  } else {
+    dead.add(s, at);
+  }
 }
 
 }  // namespace
@@ -48,67 +78,134 @@ bool Programme::run_depth_first(size_t budget) {
   assert(!in_.usage);  // (every state's mask is 0: the dead ends leave it out)
   // The path: layers_[k] holds just the path's node at depth k, read by position (no index). Each child is made
   // in place in the next layer, which the deeper steps leave alone.
-  for (size_t k = 1; k <= depth; ++k) layers_[k].nodes.resize(1);
-  // Expands the path's node at depth li.
+  // (path[k]: that node; dead[k]: the dead ends of depth k. Neither vector grows during the search.)
+  Node* path[kByNumber * (kMaxColours + 1) + 1];
+  assert(depth < sizeof path / sizeof path[0]);
+  for (size_t k = 0; k <= depth; ++k) {
+    if (k > 0) layers_[k].nodes.resize(1);
+    path[k] = layers_[k].nodes.data();
+  }
+  DeadEnds* const dead_at = dead_ends.data();
+  // What every step reads of the mode and the memos, read once.
+  const Mode& mode = in_.mode;
+  const uint32_t cover_id = mode.id() + 1;
+  const uint32_t key_open = transition_key(mode, kOpen);
+  const int group_size = std::max(3, mode.min_len);
+  CoverMemo& cover_memo = scratch_->cover_memo;
+  TransitionMemo& transition_memo = scratch_->transition_memo;
+  // The joker lookahead's input of each colour step (deficit_at), read once: the search expands most steps
+  // more than once (it backtracks).
+  DeficitAt deficit_input[kMaxColours][kByNumber];
+  for (int c = 0; c < C; ++c) {
+    for (int n = 1; n <= in_.p.numbers; ++n) deficit_input[c][n] = deficit_at(c, n);
+  }
+  // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
   bool gave_up = false;
-  auto go = [&](auto&& self, size_t li) -> bool {
-    if (li == depth) return ends_legally(layers_[li].nodes[0]);
+  SearchStats* const stats = stats_;
+  // (The constants are the closure's own copies: one load each, not two.)
+  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats](auto&& self, size_t li, int n,
+                                                                                   int c) -> bool {
+    if (li == depth) return ends_legally(*path[li]);
     if (++expanded > budget) {
       gave_up = true;
       return true;  // (unwinds the search; nothing is remembered on the way out)
     }
-    const size_t steps = static_cast<size_t>(C + 1);  // per number: C colour steps, then the group step
-    const int n = static_cast<int>(li / steps) + 1, c = static_cast<int>(li % steps);
-    const Node& x = layers_[li].nodes[0];
-    Node& child = layers_[li + 1].nodes[0];
-    DeadEnds& dead = dead_ends[li + 1];
+    const int next_n = c == C ? n + 1 : n, next_c = c == C ? 0 : c + 1;
+    const Node& x = *path[li];
+    Node& child = *path[li + 1];
+    DeadEnds& dead = dead_at[li + 1];
     // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
     // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
     // path that leads to a legal end, so the first one found is the same.
+    // (The deeper steps add dead ends to deeper depths only: the slot of the child's counts in its own depth's
+    // dead ends, found to compare it, is where it goes when it leads nowhere.)
     auto visit = [&]() -> bool {
-      if (!dead.ends.empty() && led_nowhere(dead, child.s, C, scratch_->cover_memo, in_.mode)) {
-        return false;  // (most depths have none: no hashing)
+      size_t at = kNoSlot;  // (most depths have no dead end: no hashing)
+      if (!dead.ends.empty()) {
+        at = dead.slot(child.s.misc);
+        if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
       }
-      if (self(self, li + 1)) return true;
-      remember_dead_end(dead, child.s);
+      const size_t before = expanded;
+      if (self(self, li + 1, next_n, next_c)) return true;
+      // A child whose expansion made no child of its own that was expanded in turn costs about as much to
+      // expand again as to remember and compare: only the others are remembered.
+      if (expanded - before > 1) remember_dead_end(dead, child.s, at);
       return false;
     };
     // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
     // tile promised, and an idle colour step (with colour_step's checks and counts).
     if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
       if (c == C) {
-        child = carried(x, 0);
+        carry_into(x, child);
       } else {
         if (!carry_through_colour(x, n, c, 0, child)) return false;
-        if (stats_ != nullptr) ++stats_->transitions;
+        if (stats != nullptr) ++stats->transitions;
       }
-      if (stats_ != nullptr) ++stats_->states;
+      if (stats != nullptr) ++stats->states;
       return visit();
     }
     // The children are made one at a time: the first often leads to a legal end, and the others are then never
-    // made. A colour step's, as table_next makes them; a group step's, as group_step would: one for each count
-    // of free jokers the promised groups can take (they differ in that count, so none dominates another). The
-    // input has no rack: no score, and no retrieval rule.
+    // made. A colour step's, in colour_step's order: for each count of table copies promised to groups (ga),
+    // each count of free jokers placed in the runs (y), each transition of the colour's runs through the rest.
+    // A group step's, as group_step would: one for each count of free jokers the promised groups can take (they
+    // differ in that count, so none dominates another). The input has no rack: no score, and no retrieval rule.
     if (c < C) {
-      TableCursor cursor;
-      table_begin(x, n, c, cursor);
-      while (table_next(x, n, c, cursor, child)) {
-        if (visit()) return true;
+      const int table_here = in_.table[c][n];
+      const int ga_most = std::min<int>(table_here, in_.group_possible[n] ? 7 : 0);
+      const int placed = jokers_placed(x.s);
+      const int jokers = jokers_left(placed);
+      const int y_most = in_.joker_fits[c][n] ? jokers : 0;
+      const uint64_t g = x.s.misc & kPromisedBits;
+      const int deficit_others = others_deficit(x, c);
+      int members_before = 0, most_before = 0;
+      if (g != 0) promised_before(g, c, members_before, most_before);
+      const DeficitAt at = deficit_input[c][n];
+      const uint8_t* after = members_after_[n][c];
+      const uint64_t runs = x.s.runs[c];
+      // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
+      // colour_child makes them); the rest is set once.
+      carry_into(x, child);
+      child.score = 0;
+      for (int ga = 0; ga <= ga_most; ++ga) {
+        const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
+        const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
+        for (int y = 0; y <= y_most; ++y) {
+          const int left = jokers - y;
+          if (others > left) continue;
+          const int slots[kSlots] = {table_here - ga, 0, 0, y};
+          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
+          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          if (stats != nullptr) stats->transitions += tcount;
+          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
+          const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
+          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+            const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
+            const int deficit = joker_deficit(t.needs, at);
+            if (others + deficit > left) continue;
+            child.s.runs[c] = t.next;
+            child.s.misc = misc;
+            child.info = info;
+            child.actions = t.actions;
+            child.deficit[c] = static_cast<uint8_t>(deficit);
+            if (stats != nullptr) ++stats->states;
+            if (visit()) return true;
+          }
+        }
       }
       return false;
     }
     const uint64_t g = x.s.misc & kPromisedBits;  // (not 0: an idle group step went straight on above)
     for (int y = 0; y <= jokers_left(jokers_placed(x.s)); ++y) {
-      if (stats_ != nullptr) ++stats_->transitions;
-      if (group_split(g, y, C, in_.mode, scratch_->group_memo) < 0) continue;
+      if (stats != nullptr) ++stats->transitions;
+      if (group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
       child = group_child(x, 0, n, y, 0, x.score);
-      if (stats_ != nullptr) ++stats_->states;
+      if (stats != nullptr) ++stats->states;
       if (visit()) return true;
     }
     return false;
   };
-  const bool found = go(go, 0) && !gave_up;
+  const bool found = go(go, 0, 1, 0) && !gave_up;
   last_ = depth;
   if (!found) layers_[last_].nodes.clear();
   if (stats_ != nullptr) ++stats_->runs;
@@ -120,49 +217,6 @@ bool Programme::run_depth_first(size_t budget) {
   }
   if (held >= (size_t{1} << 24)) std::vector<DeadEnds>().swap(dead_ends);
   return !gave_up;
-}
-
-// Starts the children of x in colour step (n, c) of a table-only input: no choice made yet.
-RUMMIKUB_INLINE_ONCE void Programme::table_begin(const Node& x, int n, int c, TableCursor& k) const {
-  k = TableCursor{};
-  k.ga_most = std::min<int>(in_.table[c][n], in_.group_possible[n] ? 7 : 0);
-  k.placed = jokers_placed(x.s);
-  k.jokers = jokers_left(k.placed);
-  k.y_most = in_.joker_fits[c][n] ? k.jokers : 0;
-  k.g = x.s.misc & kPromisedBits;
-  k.deficit_others = others_deficit(x, c);
-  promised_before(k.g, c, k.members_before, k.most_before);
-}
-
-// Makes the next child of x into `child`, as colour_step would order it; returns false when none is left.
-RUMMIKUB_INLINE_ONCE bool Programme::table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const {
-  while (true) {
-    while (k.ti < k.tend) {
-      const Transition& t = scratch_->transition_memo.pool[k.ti++];
-      const int deficit = joker_deficit(t.needs, c, n);
-      if (k.deficit_others + k.group_deficit + deficit > k.jokers_left) continue;
-      child = colour_child(x, 0, 0, k.info, t, c, deficit, k.misc);
-      if (stats_ != nullptr) ++stats_->states;
-      return true;
-    }
-    // The next (ga, y) choice, ga outer (as colour_step orders them).
-    if (++k.y > k.y_most) {
-      k.y = 0;
-      if (++k.ga > k.ga_most) return false;
-    }
-    const uint64_t g2 = k.g | static_cast<uint64_t>(k.ga) << (9 * c);
-    k.group_deficit = groups_deficit(g2, n, c, k.members_before, k.most_before, k.ga);
-    k.jokers_left = k.jokers - k.y;
-    k.ti = k.tend = 0;
-    if (k.deficit_others + k.group_deficit > k.jokers_left) continue;
-    const int slots[kSlots] = {in_.table[c][n] - k.ga, 0, 0, k.y};
-    const auto [tbegin, tcount] = transitions(scratch_->transition_memo, x.s.runs[c], slots, in_.mode, kOpen);
-    if (stats_ != nullptr) stats_->transitions += tcount;
-    k.ti = tbegin;
-    k.tend = tbegin + tcount;
-    k.misc = with_counts(g2, k.placed + k.y, 0, 0, false);
-    k.info = static_cast<uint32_t>(k.ga << 4 | k.y << 16);
-  }
 }
 
 }  // namespace rummikub::search

@@ -41,9 +41,13 @@ struct DeadEnds {
   // Returns the last end with this counts word (-1: none).
   int32_t chain(uint64_t misc) const { return ends.empty() ? -1 : heads[slot(misc)]; }
   // Adds a state that led nowhere.
-  void add(const State& s) {
-    if ((chains + 1) * 2 > heads.size()) grow();
-    const size_t at = slot(s.misc);
+  void add(const State& s) { add(s, slot(s.misc)); }
+  // The same, given the slot of its counts word (slot(s.misc), found before any end was added since).
+  void add(const State& s, size_t at) {
+    if ((chains + 1) * 2 > heads.size()) {
+      grow();
+      at = slot(s.misc);
+    }
     if (heads[at] < 0) {
       keys[at] = s.misc;
       ++chains;

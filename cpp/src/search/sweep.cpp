@@ -16,6 +16,15 @@
 
 namespace rummikub::search {
 
+// min(a, most) for most = 0..7 in the bytes of kCappedAt[a].
+constexpr uint64_t capped_bytes(int a) {
+  uint64_t w = 0;
+  for (int most = 0; most < 8; ++most) w |= static_cast<uint64_t>(a < most ? a : most) << (8 * most);
+  return w;
+}
+constexpr uint64_t kCappedAt[8] = {capped_bytes(0), capped_bytes(1), capped_bytes(2), capped_bytes(3),
+                                   capped_bytes(4), capped_bytes(5), capped_bytes(6), capped_bytes(7)};
+
 // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
 size_t Programme::start() {
   const int N = in_.p.numbers, C = in_.p.colours;
@@ -24,13 +33,12 @@ size_t Programme::start() {
     // Sums over the colours after c, from the last colour down: of their tiles, and of their tiles capped at
     // `most`. With G >= most groups, each later colour adds at most G members while the need grows by L a
     // group, so G = most is the loosest case whenever fewer than L colours are left.
-    int plain = 0, capped[8] = {};
+    // (capped: a byte for each `most`, 0..7, added eight at once; no byte passes 4 * 7 copies)
+    uint64_t plain = 0, capped = 0;
     for (int c = C - 1; c >= 0; --c) {
-      const bool cap = C - c - 1 <= in_.mode.min_len;
-      for (int most = 0; most < 8; ++most) {
-        members_after_[n][c][most] = static_cast<uint8_t>(cap ? capped[most] : plain);
-        capped[most] += std::min<int>(in_.avail[c][n], most);
-      }
+      const uint64_t after = C - c - 1 <= in_.mode.min_len ? capped : (plain & 0xFF) * 0x0101010101010101ULL;
+      for (int most = 0; most < 8; ++most) members_after_[n][c][most] = static_cast<uint8_t>(after >> (8 * most));
+      capped += kCappedAt[std::min<int>(in_.avail[c][n], 7)];
       plain += in_.avail[c][n];
     }
   }
