@@ -195,21 +195,6 @@ class Programme {
   // jokers left), no joker is placed, and no run ends with an uncovered one: that code compiles away.
   template <bool kJokers>
   void colour_step(Layer& from, Layer& to, int n, int c);
-  // colour_step for a table-only input (arrange) in the depth-first search: the same children of x in the same
-  // order, without the rack, score and floor (the input has none), made one at a time (table_next) and not
-  // merged (the search needs no index).
-  struct TableCursor {
-    int ga = 0, y = -1, ga_most = 0, y_most = 0;  // the (table copies to groups, free jokers) choice made last
-    uint32_t ti = 0, tend = 0;                     // its transitions not yet tried
-    int placed = 0, jokers = 0, deficit_others = 0, members_before = 0, most_before = 0;
-    int group_deficit = 0, jokers_left = 0;
-    uint64_t g = 0, misc = 0;
-    uint32_t info = 0;
-  };
-  // Starts the children of x in colour step (n, c): no choice made yet.
-  void table_begin(const Node& x, int n, int c, TableCursor& k) const;
-  // Makes the next child of x; returns false when there is none left.
-  bool table_next(const Node& x, int n, int c, TableCursor& k, Node& child) const;
   // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive(), with the rack copies
   // a colour step's move places (its info's b) in the parent's top bits (kMoveCopies), for all_plays.
   void keep(size_t li, size_t parent, int32_t node, uint32_t info) {
