@@ -61,13 +61,16 @@ def listable(pos: list[tuple[Table, TileSet]], count: int = 200, states: int = 1
 
 
 def count_plays(pos: list[tuple[Table, TileSet]], threads: int) -> int:
-    """Lists every position's legal plays, ``threads`` at a time; returns how many plays in all."""
-    def one(p: tuple[Table, TileSet]) -> int:
-        return len(plays(p[0], p[1], limit=None))
+    """Lists every position's legal plays, ``threads`` at a time; returns how many plays in all. The pool takes
+    the positions in chunks (8 a thread, interleaved so that each holds large and small ones alike): a listing
+    here takes about 0.1 ms, of the order of what a pool spends handing out one task."""
+    def some(part: list[tuple[Table, TileSet]]) -> int:
+        return sum(len(plays(table, rack, limit=None)) for table, rack in part)
     if threads == 1:
-        return sum(map(one, pos))
+        return some(pos)
+    parts = threads * 8
     with ThreadPoolExecutor(threads) as ex:
-        return sum(ex.map(one, pos))
+        return sum(ex.map(some, [pos[i::parts] for i in range(parts)]))
 
 
 def batch_pool(tables: Any, racks: Any, threads: int) -> int:
