@@ -379,15 +379,6 @@ def _melds_of_codes(codes: tuple[int, ...]) -> tuple[Meld, ...]:
         return tuple(map(_of_code, codes))
     except KeyError:
         pass
-    for new_code in set(codes).difference(_BY_CODE):  # the melds not known yet, found in C and each made once
-        made = Meld._wrap(_core.meld_of_code(new_code))
-        if len(_BY_CODE) >= _MAX_INFOS:
-            _BY_CODE.clear()
-        _BY_CODE[new_code] = made
-    try:
-        return tuple(map(_of_code, codes))
-    except KeyError:  # a cache was cleared meanwhile (full): meld by meld
-        pass
     out = []
     for code in codes:
         meld = _BY_CODE.get(code)

@@ -30,7 +30,6 @@ import functools
 import operator
 from itertools import chain, repeat
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..action import Action
 from ..game import PlayerView
@@ -39,10 +38,6 @@ from .. import _core
 from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, solve
 from ..tiles import Tile, TileSet, core_of
 from . import Bot, fallback, own_rack
-
-if TYPE_CHECKING:  # numpy arrays come from the core's figures (importing the bots does not load numpy)
-    import numpy as np
-    import numpy.typing as npt
 
 __all__ = ["HardBot", "HardWeights"]
 

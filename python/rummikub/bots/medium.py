@@ -14,7 +14,7 @@ from .._errors import SearchLimitError
 from ..action import Action
 from ..game import PlayerView
 from ..search import Objective, solve
-from . import _DRAW, _PASS, Bot, fallback, own_rack
+from . import Bot, fallback, own_rack
 
 __all__ = ["MediumBot"]
 
@@ -32,14 +32,9 @@ class MediumBot(Bot):
         """The search's best play, or a draw (a pass with an empty pool) when no rack tile fits or the position
         is past the search's state limit."""
         rack = view.rack
-        if rack is None:
-            rack = own_rack(view)  # (raises: a spectator's view)
-        player = view.player
         try:
-            play = solve(view.table, rack, rules=view.rules, opened=player is not None and view.opened[player],
-                         objective=self.objective)  # (view.has_opened, inline)
+            play = solve(view.table, rack if rack is not None else own_rack(view), rules=view.rules,
+                         opened=view.has_opened, objective=self.objective)
         except SearchLimitError:
             return fallback(view)
-        if play is None:
-            return _DRAW if view.pool_size > 0 else _PASS  # (fallback, inline)
-        return play
+        return fallback(view) if play is None else play

@@ -535,13 +535,8 @@ class Game:
         self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not size:
             self._finish(p)
-        else:  # (_next and _start_turn, inline: one of them ends every turn)
-            self._turn += 1
-            self._current = (p + 1) % self.players
-            self._draft = None
-            seconds = self._seconds
-            if seconds is not None:
-                self._deadline = (self._clock() if now is None else now) + seconds
+        else:
+            self._next(now)
         return played
 
     def _draw(self, count: int, cause: str, now: float | None) -> None:
@@ -564,12 +559,7 @@ class Game:
         self._sizes[p] += len(texts)
         self._passes = 0
         self._events.append({"type": "draw", "player": p, "tiles": texts, "cause": cause})
-        self._turn += 1  # (_next and _start_turn, inline: one of them ends every turn)
-        self._current = (p + 1) % self.players
-        self._draft = None
-        seconds = self._seconds
-        if seconds is not None:
-            self._deadline = (self._clock() if now is None else now) + seconds
+        self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
         self._events.append({"type": "pass", "player": self._current, "cause": cause})
