@@ -196,7 +196,14 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       for (int y = 0; y <= y_most; ++y) {
         const int yr = kJokers ? rack_jokers(placed, y) : 0;
         const int64_t score = x.score + b * w_tile + yr * w_joker;
-        if (!take(score + suffix_after + (kJokers ? joker_bound(placed + y) : 0))) continue;
+        // (the bound falls as y rises, each rack joker adding at most the heaviest joker weight: once it is
+        // below the floor it stays there, and the first such bound is the highest, the one take() keeps)
+        const int64_t bound = score + suffix_after + (kJokers ? joker_bound(placed + y) : 0);
+        if (bound < floor_) {
+          pending_ = std::max(pending_, bound);
+          break;
+        }
+        if (bound >= ceiling_) continue;
         if (opening && !opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(placed + y))) continue;
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
