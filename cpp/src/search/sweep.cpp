@@ -176,6 +176,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     }
     const DeficitAt deficit_here = plan->deficit_here;
     const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
+    const int uncovered_room = rack_jokers_all - uncovered;
     const int how = settle_how(x.s);
     const uint32_t key = mode_key | static_cast<uint32_t>(how) << 25;  // (transition_key)
     const int left = kJokers ? jokers_left(placed) : 0;
@@ -195,7 +196,14 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       for (int y = 0; y <= y_most; ++y) {
         const int yr = kJokers ? rack_jokers(placed, y) : 0;
         const int64_t score = x.score + b * w_tile + yr * w_joker;
-        if (!take(score + suffix_after + (kJokers ? joker_bound(placed + y) : 0))) continue;
+        // (the bound falls as y rises, each rack joker adding at most the heaviest joker weight: once it is
+        // below the floor it stays there, and the first such bound is the highest, the one take() keeps)
+        const int64_t bound = score + suffix_after + (kJokers ? joker_bound(placed + y) : 0);
+        if (bound < floor_) {
+          pending_ = std::max(pending_, bound);
+          break;
+        }
+        if (bound >= ceiling_) continue;
         if (opening && !opening_reachable(val + n * (b + yr), pos + 1, rack_jokers_left(placed + y))) continue;
         choices[nchoices++] = JokerChoice{y, yr, left - y, score};
       }
@@ -210,7 +218,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             groups_deficit(g2, group_size, members_after, members_before, most_before, gc.k);
         for (int ci = 0; ci < nchoices; ++ci) {
           const JokerChoice& ch = choices[ci];
-          if (deficit_others + group_deficit > ch.jokers_left) continue;
+          // (the choices leave fewer jokers one after another: none after this one can pay the deficits either)
+          const int room = ch.jokers_left - deficit_others - group_deficit;
+          if (room < 0) break;
           const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
           const Transition* ts;
           uint32_t tcount;
@@ -239,9 +249,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           for (uint32_t ti = 0; ti < tcount; ++ti) {
             const Transition& t = ts[ti];
             const int deficit = joker_deficit(t.needs, deficit_here);
-            if (deficit_others + group_deficit + deficit > ch.jokers_left) continue;
+            if (deficit > room) continue;
             // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-            if (kJokers && uncovered + t.uncovered() > rack_jokers_all) continue;
+            if (kJokers && t.uncovered() > uncovered_room) continue;
             Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
                                   kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
             y.s.mask = mask;
