@@ -288,9 +288,8 @@ class PlayList {
   }
 
   // Per play, in order: the rack tiles placed, their face value (jokers 0), the jokers placed, and the weights of
-  // the rack tiles the play keeps (the rack minus the placed tiles; each tile weighs 1 without weights), one term
-  // per tile added left to right in code order, the jokers last: the double Python's sum() gives over the kept
-  // tiles' codes in canonical order.
+  // the rack tiles the play keeps (the rack minus the placed tiles; each tile weighs 1 without weights), added one
+  // tile at a time in code order, the jokers last (weighted_size).
   py::typing::Tuple<py::array_t<int64_t>, py::array_t<int64_t>, py::array_t<int64_t>, py::array_t<double>> tallies(
       const std::optional<std::vector<double>>& weights) const {
     std::array<double, kJoker + 1> w;
@@ -312,18 +311,7 @@ class PlayList {
       t(i) = p.size();
       v(i) = p.value(0);
       j(i) = p.jokers;
-      double s = 0.0;  // no reassociation: the additions run in this order (the build allows no fast-math)
-      for (int c = 0; c < kMaxColours; ++c) {
-        uint64_t x = rack_.w[static_cast<size_t>(c)] - p.w[static_cast<size_t>(c)];  // nibble-wise: p is within the rack
-        while (x != 0) {
-          const int shift = __builtin_ctzll(x) & ~3;  // the lowest number held, in nibbles of 4 bits
-          const double weight = w[static_cast<size_t>(c * kMaxNumbers + shift / 4)];
-          for (uint64_t copies = (x >> shift) & 0xF; copies > 0; --copies) s += weight;
-          x &= ~(uint64_t{0xF} << shift);
-        }
-      }
-      for (int copies = rack_.jokers - p.jokers; copies > 0; --copies) s += w[kJoker];
-      k(i) = s;
+      k(i) = weighted_size(difference(rack_, p), w);
     }
     return py::make_tuple(tiles, value, jokers, kept);
   }

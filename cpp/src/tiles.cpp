@@ -39,6 +39,21 @@ TileSet intersection(const TileSet& a, const TileSet& b) {
   return r;
 }
 
+double weighted_size(const TileSet& s, const std::array<double, kJoker + 1>& weights) {
+  double sum = 0.0;
+  for (int c = 0; c < kMaxColours; ++c) {
+    uint64_t x = s.w[static_cast<size_t>(c)];
+    while (x != 0) {
+      const int shift = __builtin_ctzll(x) & ~3;  // the lowest number held, in nibbles of 4 bits
+      const double weight = weights[static_cast<size_t>(c * kMaxNumbers + shift / 4)];
+      for (uint64_t copies = (x >> shift) & 0xF; copies > 0; --copies) sum += weight;
+      x &= ~(uint64_t{0xF} << shift);
+    }
+  }
+  for (int copies = s.jokers; copies > 0; --copies) sum += weights[kJoker];
+  return sum;
+}
+
 TileSet full_set(const Params& p) {
   // One nibble of `copies` per number, a word per colour (every fits_rules check builds this set).
   const int numbers = std::clamp(p.numbers, 0, kMaxNumbers), colours = std::clamp(p.colours, 0, kMaxColours);

@@ -80,3 +80,10 @@ TEST_CASE("the rule set's tiles bound what a position may hold", "[tiles]") {
   CHECK_FALSE(params_ok(Params{13, 4, 2, 2, 14}));
   CHECK(full_set(Params{16, 4, 3, 4, 3}).size() == 16 * 4 * 3 + 4);
 }
+
+TEST_CASE("weighted_size adds each tile's weight, copies counted, jokers included", "[tiles]") {
+  std::array<double, kJoker + 1> w{};
+  for (int code = 0; code <= kJoker; ++code) w[static_cast<size_t>(code)] = 0.5 + code;
+  CHECK(weighted_size(TileSet{}, w) == 0.0);
+  CHECK(weighted_size(tiles("R1 R1 K2 J"), w) == (0.5 + tile_code(3, 1)) * 2 + (0.5 + tile_code(0, 2)) + 64.5);
+}

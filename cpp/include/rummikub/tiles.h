@@ -143,6 +143,10 @@ constexpr TileSet difference(const TileSet& a, const TileSet& b) {
 // Returns the per-tile minimum of a and b (multiset intersection).
 TileSet intersection(const TileSet& a, const TileSet& b);
 
+// Returns the weights of the tiles of s (weights: one per tile code, kJoker's last) added one tile at a time in code
+// order, the jokers last, from 0.0: the double that this loop gives in any language (no addition is reordered).
+double weighted_size(const TileSet& s, const std::array<double, kJoker + 1>& weights);
+
 // Returns the full tile set of a rule set (every tile, every copy, every joker).
 TileSet full_set(const Params& p);
 
