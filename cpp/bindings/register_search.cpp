@@ -238,11 +238,7 @@ class PlayList {
   py::ssize_t size() const { return static_cast<py::ssize_t>(plays_.size()); }
   const SearchStats& stats() const { return stats_; }
 
-  const PlayResult& at(py::ssize_t i) {
-    if (i < 0) i += size();
-    if (i < 0 || i >= size()) throw py::index_error("play index out of range");
-    return plays_.at(static_cast<size_t>(i));
-  }
+  const PlayResult& at(py::ssize_t i) { return plays_.at(checked(i)); }
 
   // The index of the play placing exactly `tiles`, or -1 (the lookup table is built on first use).
   py::ssize_t index(const TileSet& tiles) {
@@ -278,12 +274,7 @@ class PlayList {
       return out;
     }
     py::typing::List<TileSet> out(indices->size());
-    for (size_t k = 0; k < indices->size(); ++k) {
-      py::ssize_t i = (*indices)[k];
-      if (i < 0) i += size();
-      if (i < 0 || i >= size()) throw py::index_error("play index " + std::to_string((*indices)[k]) + " out of range");
-      out[k] = py::cast(plays_.played(static_cast<size_t>(i)));
-    }
+    for (size_t k = 0; k < indices->size(); ++k) out[k] = py::cast(plays_.played(checked((*indices)[k])));
     return out;
   }
 
@@ -317,6 +308,16 @@ class PlayList {
   }
 
  private:
+  // The position of play i (negative: from the end); IndexError naming it when there is none.
+  size_t checked(py::ssize_t i) const {
+    const py::ssize_t at = i < 0 ? i + size() : i;
+    if (at < 0 || at >= size()) {
+      throw py::index_error("play index " + std::to_string(i) + " out of range for " + std::to_string(size()) +
+                            " plays");
+    }
+    return static_cast<size_t>(at);
+  }
+
   PlayEnumeration plays_;
   SearchStats stats_;
   TileSet rack_;  // the rack the plays come from

@@ -266,7 +266,7 @@ class LegalPlays:
         except TypeError:  # not an iterable of ints (the core's conversion refuses it)
             raise RummikubError(f"indices must be ints, got {shorten(indices)}") from None
         except IndexError as exc:
-            raise RummikubError(f"indices: {exc} for {len(found)} plays") from None
+            raise RummikubError(f"indices: {exc}") from None
 
     def tallies(self, weights: Sequence[float] | None = None) -> dict[str, npt.NDArray[np.generic]]:
         """Figures of every play as arrays, best first, computed in the core without a Python object per play:
