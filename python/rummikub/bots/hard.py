@@ -194,39 +194,42 @@ class HardBot(Bot):
 
     def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: list[float],
                        tile_weight: float) -> tuple[int, list[float]]:
-        """The tiles the first listed play places, and the score before threats of every listed play, computed
-        as :meth:`_static_scores` computes each: the same float operations in the same order, the kept tiles'
-        flexibility summed by the core in canonical order."""
-        w = self.weights
-        wv, wj, wf, jokers = w.value, w.joker, w.flex, rack.jokers
+        """The tiles the first listed play places, and the score before threats of every listed play, from the
+        core's tallies (the kept tiles' flexibility summed in canonical order, as :meth:`_static_scores` sums it)."""
         t = legal.tallies(partners)
         tiles = t["tiles"].tolist()
-        out = []
-        for placed, value, joker, kept in zip(tiles, t["value"].tolist(), t["jokers"].tolist(), t["kept"].tolist()):
-            score = tile_weight * placed + wv * value
-            score += wj * (jokers - joker)
-            score += wf * kept
-            out.append(score)
-        return tiles[0], out
+        return tiles[0], self._scores(tile_weight, rack.jokers, tiles, t["value"].tolist(), t["jokers"].tolist(),
+                                      t["kept"].tolist())
 
     def _static_scores(self, played: list[TileSet], rack: TileSet, partners: list[float],
                        tile_weight: float) -> list[float]:
-        """The score before threats of playing each of ``played`` from ``rack`` (which holds it): the tiles
-        played and their value, the jokers kept, and the kept tiles' flexibility (``partners``) summed in
-        canonical order (jokers last, adding 0.0). The rack's size is known, so the kept tiles' codes give the
-        number played and the jokers kept: one call into the core for each."""
-        w = self.weights
-        wv, wj, wf = w.value, w.joker, w.flex
+        """The score before threats of playing each of ``played`` from ``rack`` (which holds it), its figures
+        computed here in Python: the tiles played, their value, the jokers played, and the kept tiles'
+        flexibility (``partners``) added one by one in canonical order (jokers last, adding 0.0), as the core's
+        tallies add it."""
         flex_of = partners.__getitem__
         rack_core = core_of(rack)
-        size = rack_core.size()
-        out = []
+        placed, values, jokers, kept_flex = [], [], [], []
         for tiles in played:
             p = core_of(tiles)
             kept = rack_core.difference(p).codes()  # canonical order: the jokers last
-            score = tile_weight * (size - len(kept)) + wv * p.value(0)
-            score += wj * (kept.count(_JOKER) if kept and kept[-1] == _JOKER else 0)
-            score += wf * functools.reduce(operator.add, map(flex_of, kept), 0.0)  # left to right, as tallies add
+            placed.append(p.size())
+            values.append(p.value(0))
+            jokers.append(p.count(_JOKER))
+            kept_flex.append(functools.reduce(operator.add, map(flex_of, kept), 0.0))
+        return self._scores(tile_weight, rack.jokers, placed, values, jokers, kept_flex)
+
+    def _scores(self, tile_weight: float, rack_jokers: int, placed: list[int], values: list[int],
+                jokers: list[int], kept_flex: list[float]) -> list[float]:
+        """Each play's score before threats from its figures (tiles placed, their value, jokers placed, the kept
+        tiles' summed flexibility): the tiles and value played, the jokers kept, the flexibility kept."""
+        w = self.weights
+        wv, wj, wf = w.value, w.joker, w.flex
+        out = []
+        for n, value, joker, flex in zip(placed, values, jokers, kept_flex):
+            score = tile_weight * n + wv * value
+            score += wj * (rack_jokers - joker)
+            score += wf * flex
             out.append(score)
         return out
 
