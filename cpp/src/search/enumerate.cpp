@@ -99,6 +99,8 @@ PlayEnumeration::~PlayEnumeration() = default;
 std::size_t PlayEnumeration::size() const { return impl_ ? impl_->plays.size() : 0; }
 // Returns the rack tiles play i places.
 const TileSet& PlayEnumeration::played(std::size_t i) const { return impl_->plays[i].played; }
+// Returns play i's key.
+int64_t PlayEnumeration::key(std::size_t i) const { return impl_->plays[i].key; }
 // Returns play i, building its table and value on first request.
 const PlayResult& PlayEnumeration::at(std::size_t i) {
   impl_->build(i);
