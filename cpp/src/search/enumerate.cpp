@@ -1,8 +1,9 @@
 // Enumeration: all_plays() and the list of plays it returns. A programme without usage masks (the guide) finds
 // the states that can reach a legal end and records its moves with the rack copies each places; the sets of rack
 // tiles placed on the way to each live state then follow the moves forward, layer by layer, each set with its
-// best score, and each distinct set at a legal end is a play. A play's table is found when it is first asked for,
-// by the search of its own tiles (or, after the opening with no joker in the play or on the table, by arrange).
+// best score, and each distinct set at a legal end is a play. The first play's table comes from the guides when
+// their best legal end places its tiles (it most often does); any other play's is found when it is first asked
+// for, by the search of its own tiles (or, after the opening with no joker in the play or on the table, by arrange).
 #include <algorithm>
 #include <cassert>
 
@@ -164,6 +165,8 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   // The limit counts the states and pairs made so far and the bytes held: the plays found, and while an input is
   // searched, its guide and the pairs of two layers.
   size_t held = 0;
+  PlayResult first_play;  // the best legal end of the guides (see below)
+  int64_t first_key = INT64_MIN;
   const size_t byte_budget = limit_bytes(node_limit);
   const int C = rules.p.colours;
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
@@ -182,6 +185,24 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     guide.mark_alive();
     held += guide.held();
     if (!guide.any_alive()) continue;
+    // The guide's best legal end (the first of the highest score) is the best arrangement of a play with this
+    // input's best key: kept for the list's first play, which it builds when it places the same tiles (the first
+    // input with the highest key wins, as in the pairs).
+    {
+      size_t best_f = SIZE_MAX;
+      int64_t best_score = first_key;
+      for (size_t f : guide.finals()) {
+        const int64_t score = guide.final_node(f).score;
+        if (score > best_score && (score > 0 || !in.require_play)) {
+          best_f = f;
+          best_score = score;
+        }
+      }
+      if (best_f != SIZE_MAX) {
+        first_play = make_result(guide, best_f, table, untouched);
+        first_key = best_score;
+      }
+    }
     const size_t guide_bytes = kept_bytes + guide.bytes();
     // Forward over the moves into live states: the pairs (rack tiles placed, best score) of each state of the
     // layer, from its parents' pairs with the rack copies and jokers of the move added.
@@ -363,6 +384,10 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     r.played = played[rank[k]];
     r.key = f.score;
     r.tiles = r.played.size();
+  }
+  if (!rank.empty() && first_key == impl->plays[0].key && first_play.played == impl->plays[0].played) {
+    impl->plays[0] = std::move(first_play);
+    impl->built[0] = 1;
   }
   result = PlayEnumeration(std::move(impl));
   return PlaysStatus::Ok;
