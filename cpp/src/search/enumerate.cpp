@@ -209,8 +209,14 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     PlaysScratch::Pairs* cur = &ps.pairs[0];
     PlaysScratch::Pairs* next = &ps.pairs[1];
     cur->first.assign({0, 1});
-    cur->masks.assign(1, 0);
-    cur->scores.assign(1, 0);
+    // (The lists only grow: the pairs of a layer are the first `made` of its lists, held in cur_made.)
+    if (cur->masks.empty()) {
+      cur->masks.resize(1);
+      cur->scores.resize(1);
+    }
+    cur->masks[0] = 0;
+    cur->scores[0] = 0;
+    size_t cur_made = 1;
     const size_t last = guide.last_layer();
     bool reached = true;
     for (size_t li = 0; li < last; ++li) {
@@ -218,39 +224,46 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const std::vector<std::pair<int32_t, int32_t>>& moves = guide.moves(li);
       const std::vector<Node>& from = guide.layer_nodes(li);
       const std::vector<Node>& to = guide.layer_nodes(li + 1);
-      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer.
+      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer. The live
+      // moves are picked once (move and state) past the room of the grouped list, in into_moves.
       std::vector<uint32_t>& into = ps.into;
       std::vector<int32_t>& into_moves = ps.into_moves;
-      into.assign(to.size() + 1, 0);
+      const size_t T = to.size();
+      into.assign(T + 1, 0);
+      into_moves.resize(3 * moves.size());
       const uint32_t* const first = cur->first.data();
+      uint32_t* const counts = into.data();
+      int32_t* const picked = into_moves.data() + moves.size();
       size_t bound = 0, live_moves = 0;
       for (const auto& [packed, q] : moves) {
         const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
-        bound += first[p + 1] - first[p];
+        const uint32_t n_pairs = first[p + 1] - first[p];
+        if (n_pairs == 0 || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
+        bound += n_pairs;
+        picked[2 * live_moves] = packed;
+        picked[2 * live_moves + 1] = q;
         ++live_moves;
-        ++into[static_cast<size_t>(q) + 1];
+        ++counts[static_cast<size_t>(q) + 1];
       }
       if (bound == 0) {
         reached = false;
         break;
       }
-      for (size_t q = 0; q < to.size(); ++q) into[q + 1] += into[q];
-      into_moves.resize(live_moves);
-      for (const auto& [packed, q] : moves) {
-        const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
-        into_moves[into[static_cast<size_t>(q)]++] = packed;
+      for (size_t q = 0; q < T; ++q) counts[q + 1] += counts[q];
+      for (size_t k = 0; k < live_moves; ++k) {
+        into_moves[counts[static_cast<size_t>(picked[2 * k + 1])]++] = picked[2 * k];
       }
       // (into[q] is now where state q's moves end)
       // The pairs offered bound the pairs made: a layer that could pass the memory limit is refused before its lists
       // are allocated.
-      if (node_limit != 0 && guide_bytes + (cur->masks.size() + bound) * kBytesPerPair >= byte_budget) {
+      if (node_limit != 0 && guide_bytes + (cur_made + bound) * kBytesPerPair >= byte_budget) {
         return PlaysStatus::TooMany;
       }
-      next->first.resize(to.size() + 1);
-      next->masks.resize(bound);
-      next->scores.resize(bound);
+      next->first.resize(T + 1);
+      if (next->masks.size() < bound) {
+        next->masks.resize(bound);
+        next->scores.resize(bound);
+      }
       uint32_t* const next_first = next->first.data();
       uint64_t* const masks = next->masks.data();
       int64_t* const scores = next->scores.data();
@@ -259,7 +272,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const int table_jokers = in.table_jokers;
       const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
       uint32_t made = 0, move_at = 0;
-      for (size_t q = 0; q < to.size(); ++q) {
+      for (size_t q = 0; q < T; ++q) {
         next_first[q] = made;
         const uint32_t move_end = into[q];
         if (move_at == move_end) continue;
@@ -321,9 +334,8 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
           }
         }
       }
-      next_first[to.size()] = made;
-      next->masks.resize(made);
-      next->scores.resize(made);
+      next_first[T] = made;
+      cur_made = made;
       held += made;
       if (stats != nullptr) stats->states += made;
       if (node_limit != 0 && held > node_limit) return PlaysStatus::TooMany;
