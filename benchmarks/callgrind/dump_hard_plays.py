@@ -5,7 +5,9 @@ callgrind driver's ``plays`` mode.
 
 Each listing is a block of the driver's format (see dump_positions.py): a ``P`` line, ``T`` lines and an ``R``
 line, then a ``B`` line with the indices of the plays the bot read (whose tables the core built), so that the
-driver lists every play and builds only those, as a game does. The games are classic 4-player games of hard bots.
+driver lists every play and builds only those, as a game does. The games are classic 4-player games of hard bots,
+the tournament's games 0, 4, 8, ... (as benchmarks/compare_builds.py plays them: game 4 * i is deal i from the first
+seat, and four bots of one kind would play each deal four times alike).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def main(out: Path, games: int) -> None:
     LegalPlays.__getitem__ = getitem  # type: ignore[method-assign]
     try:
         for i in range(games):
-            play_game(["hard"] * 4, i, 1, "classic")
+            play_game(["hard"] * 4, 4 * i, 1, "classic")
             by_listing.clear()
     finally:
         LegalPlays.__init__ = original_init  # type: ignore[method-assign]
