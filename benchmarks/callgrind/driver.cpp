@@ -3,6 +3,8 @@
 //
 //   callgrind_driver solve|plays|arrange|arrange-table|can-arrange FILE   (docs/search.md says how to build and run it)
 //
+// In plays mode a position's B line (dump_hard_plays.py) names the plays whose tables to build: every play's key
+// and tiles count, and those plays' tables; without one every play is built.
 // arrange splits the table and rack together, then the table alone; arrange-table only the table; can-arrange asks
 // only whether the table and rack together split (the hard bot's threat checks: dump_can_arrange.py).
 #include <cstdio>
@@ -26,6 +28,8 @@ struct Position {
   Objective objective = Objective::Tiles;
   std::vector<Meld> table;
   TileSet rack;
+  bool some = false;          // a B line names the plays to build (plays mode; without one, every play is built)
+  std::vector<size_t> build;  // (the plays a hard bot read: dump_hard_plays.py)
 };
 
 // Returns the positions of a file (blocks of a P line, T lines and an R line).
@@ -60,6 +64,9 @@ std::vector<Position> read_positions(const char* path) {
       out.back().table.push_back(m);
     } else if (tag == "R") {
       for (int c; ls >> c;) out.back().rack.add(c);
+    } else if (tag == "B") {
+      out.back().some = true;
+      for (size_t i; ls >> i;) out.back().build.push_back(i);
     }
   }
   return out;
@@ -100,7 +107,17 @@ int main(int argc, char** argv) {
       PlayEnumeration e;
       if (all_plays(p.table, p.rack, p.rules, p.opened, e, &stats, 200000) == PlaysStatus::Ok) {
         found += e.size();
-        for (std::size_t i = 0; i < e.size(); ++i) h = mix(h, e.at(i));
+        if (!p.some) {
+          for (std::size_t i = 0; i < e.size(); ++i) h = mix(h, e.at(i));
+        } else {  // every play's key and tiles, and the tables of the plays named
+          for (std::size_t i = 0; i < e.size(); ++i) {
+            PlayResult r;
+            r.played = e.played(i);
+            r.key = e.key(i);
+            h = mix(h, r);
+          }
+          for (std::size_t i : p.build) h = mix(h, e.at(i));
+        }
       }
     } else if (mode == "can-arrange") {
       TileSet all = p.rack;

@@ -183,6 +183,27 @@ TEST_CASE("all_plays lists every distinct play, best first", "[search][plays]") 
   CHECK(none.size() == 0);
 }
 
+TEST_CASE("all_plays' plays on a table with a joker are valid with their keys, the first the best", "[search][plays]") {
+  // (The first play comes built with the list, from the listing's own search; the others are built when read.)
+  const std::vector<Meld> before = table("R5 R6 R7 J | K1 K2 K3 | B9 O9 K9");
+  const TileSet rack = tiles("R8 R9 K4 B4 O4 R4 O10 O11");
+  PlayEnumeration plays;
+  REQUIRE(all_plays(before, rack, kStandard, true, plays, nullptr) == PlaysStatus::Ok);
+  REQUIRE(plays.size() > 2);
+  for (size_t i = 0; i < plays.size(); ++i) {
+    const int64_t key = plays.key(i);
+    const PlayResult& play = plays.at(i);
+    check_play(before, rack, play);
+    CHECK(play.key == key);
+    CHECK(play.played == plays.played(i));
+    if (i > 0) CHECK(plays.key(i - 1) >= key);
+  }
+  PlayResult best;
+  REQUIRE(solve(before, rack, kStandard, true, Objective::Tiles, best, nullptr));
+  CHECK(best.key == plays.key(0));
+  CHECK(best.played.size() == plays.played(0).size());
+}
+
 TEST_CASE("a search past its node limit stops and says so", "[search][limit]") {
   const std::vector<Meld> before = table("R1 R2 R3 | K4 K5 K6 | B7 O7 R7 | O10 O11 O12 O13");
   const TileSet rack = tiles("R4 R5 R6 K7 K8 B1 B2 B3 O1 O2 J");

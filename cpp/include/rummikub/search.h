@@ -94,6 +94,8 @@ class PlayEnumeration {
   std::size_t size() const;
   // The rack tiles play i places.
   const TileSet& played(std::size_t i) const;
+  // The key (the `tiles` objective's score) of play i.
+  std::int64_t key(std::size_t i) const;
   // The whole play i (its table and value built on first request). i < size().
   const PlayResult& at(std::size_t i);
 

@@ -1,8 +1,9 @@
 // Enumeration: all_plays() and the list of plays it returns. A programme without usage masks (the guide) finds
 // the states that can reach a legal end and records its moves with the rack copies each places; the sets of rack
 // tiles placed on the way to each live state then follow the moves forward, layer by layer, each set with its
-// best score, and each distinct set at a legal end is a play. A play's table is found when it is first asked for,
-// by the search of its own tiles (or, after the opening with no joker in the play or on the table, by arrange).
+// best score, and each distinct set at a legal end is a play. The first play's table comes from the guides when
+// their best legal end places its tiles (it most often does); any other play's is found when it is first asked
+// for, by the search of its own tiles (or, after the opening with no joker in the play or on the table, by arrange).
 #include <algorithm>
 #include <cassert>
 
@@ -99,6 +100,8 @@ PlayEnumeration::~PlayEnumeration() = default;
 std::size_t PlayEnumeration::size() const { return impl_ ? impl_->plays.size() : 0; }
 // Returns the rack tiles play i places.
 const TileSet& PlayEnumeration::played(std::size_t i) const { return impl_->plays[i].played; }
+// Returns play i's key.
+int64_t PlayEnumeration::key(std::size_t i) const { return impl_->plays[i].key; }
 // Returns play i, building its table and value on first request.
 const PlayResult& PlayEnumeration::at(std::size_t i) {
   impl_->build(i);
@@ -162,6 +165,8 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   // The limit counts the states and pairs made so far and the bytes held: the plays found, and while an input is
   // searched, its guide and the pairs of two layers.
   size_t held = 0;
+  PlayResult first_play;  // the best legal end of the guides (see below)
+  int64_t first_key = INT64_MIN;
   const size_t byte_budget = limit_bytes(node_limit);
   const int C = rules.p.colours;
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
@@ -180,14 +185,38 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     guide.mark_alive();
     held += guide.held();
     if (!guide.any_alive()) continue;
+    // The guide's best legal end (the first of the highest score) is the best arrangement of a play with this
+    // input's best key: kept for the list's first play, which it builds when it places the same tiles (the first
+    // input with the highest key wins, as in the pairs).
+    {
+      size_t best_f = SIZE_MAX;
+      int64_t best_score = first_key;
+      for (size_t f : guide.finals()) {
+        const int64_t score = guide.final_node(f).score;
+        if (score > best_score && (score > 0 || !in.require_play)) {
+          best_f = f;
+          best_score = score;
+        }
+      }
+      if (best_f != SIZE_MAX) {
+        first_play = make_result(guide, best_f, table, untouched);
+        first_key = best_score;
+      }
+    }
     const size_t guide_bytes = kept_bytes + guide.bytes();
     // Forward over the moves into live states: the pairs (rack tiles placed, best score) of each state of the
     // layer, from its parents' pairs with the rack copies and jokers of the move added.
     PlaysScratch::Pairs* cur = &ps.pairs[0];
     PlaysScratch::Pairs* next = &ps.pairs[1];
     cur->first.assign({0, 1});
-    cur->masks.assign(1, 0);
-    cur->scores.assign(1, 0);
+    // (The lists only grow: the pairs of a layer are the first `made` of its lists, held in cur_made.)
+    if (cur->masks.empty()) {
+      cur->masks.resize(1);
+      cur->scores.resize(1);
+    }
+    cur->masks[0] = 0;
+    cur->scores[0] = 0;
+    size_t cur_made = 1;
     const size_t last = guide.last_layer();
     bool reached = true;
     for (size_t li = 0; li < last; ++li) {
@@ -195,39 +224,46 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const std::vector<std::pair<int32_t, int32_t>>& moves = guide.moves(li);
       const std::vector<Node>& from = guide.layer_nodes(li);
       const std::vector<Node>& to = guide.layer_nodes(li + 1);
-      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer.
+      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer. The live
+      // moves are picked once (move and state) past the room of the grouped list, in into_moves.
       std::vector<uint32_t>& into = ps.into;
       std::vector<int32_t>& into_moves = ps.into_moves;
-      into.assign(to.size() + 1, 0);
+      const size_t T = to.size();
+      into.assign(T + 1, 0);
+      into_moves.resize(3 * moves.size());
       const uint32_t* const first = cur->first.data();
+      uint32_t* const counts = into.data();
+      int32_t* const picked = into_moves.data() + moves.size();
       size_t bound = 0, live_moves = 0;
       for (const auto& [packed, q] : moves) {
         const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
-        bound += first[p + 1] - first[p];
+        const uint32_t n_pairs = first[p + 1] - first[p];
+        if (n_pairs == 0 || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
+        bound += n_pairs;
+        picked[2 * live_moves] = packed;
+        picked[2 * live_moves + 1] = q;
         ++live_moves;
-        ++into[static_cast<size_t>(q) + 1];
+        ++counts[static_cast<size_t>(q) + 1];
       }
       if (bound == 0) {
         reached = false;
         break;
       }
-      for (size_t q = 0; q < to.size(); ++q) into[q + 1] += into[q];
-      into_moves.resize(live_moves);
-      for (const auto& [packed, q] : moves) {
-        const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        if (first[p] == first[p + 1] || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
-        into_moves[into[static_cast<size_t>(q)]++] = packed;
+      for (size_t q = 0; q < T; ++q) counts[q + 1] += counts[q];
+      for (size_t k = 0; k < live_moves; ++k) {
+        into_moves[counts[static_cast<size_t>(picked[2 * k + 1])]++] = picked[2 * k];
       }
       // (into[q] is now where state q's moves end)
       // The pairs offered bound the pairs made: a layer that could pass the memory limit is refused before its lists
       // are allocated.
-      if (node_limit != 0 && guide_bytes + (cur->masks.size() + bound) * kBytesPerPair >= byte_budget) {
+      if (node_limit != 0 && guide_bytes + (cur_made + bound) * kBytesPerPair >= byte_budget) {
         return PlaysStatus::TooMany;
       }
-      next->first.resize(to.size() + 1);
-      next->masks.resize(bound);
-      next->scores.resize(bound);
+      next->first.resize(T + 1);
+      if (next->masks.size() < bound) {
+        next->masks.resize(bound);
+        next->scores.resize(bound);
+      }
       uint32_t* const next_first = next->first.data();
       uint64_t* const masks = next->masks.data();
       int64_t* const scores = next->scores.data();
@@ -236,7 +272,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const int table_jokers = in.table_jokers;
       const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
       uint32_t made = 0, move_at = 0;
-      for (size_t q = 0; q < to.size(); ++q) {
+      for (size_t q = 0; q < T; ++q) {
         next_first[q] = made;
         const uint32_t move_end = into[q];
         if (move_at == move_end) continue;
@@ -298,9 +334,8 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
           }
         }
       }
-      next_first[to.size()] = made;
-      next->masks.resize(made);
-      next->scores.resize(made);
+      next_first[T] = made;
+      cur_made = made;
       held += made;
       if (stats != nullptr) stats->states += made;
       if (node_limit != 0 && held > node_limit) return PlaysStatus::TooMany;
@@ -361,6 +396,10 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     r.played = played[rank[k]];
     r.key = f.score;
     r.tiles = r.played.size();
+  }
+  if (!rank.empty() && first_key == impl->plays[0].key && first_play.played == impl->plays[0].played) {
+    impl->plays[0] = std::move(first_play);
+    impl->built[0] = 1;
   }
   result = PlayEnumeration(std::move(impl));
   return PlaysStatus::Ok;
