@@ -114,9 +114,16 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   const bool rack_demand = in_.demands && d.rack_only != 0 && d.real_group + d.real_run > 0;
   const uint32_t key = static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 |
                                              retrieval_rule << 13 | c << 14 | rack_demand << 16);
+  static_assert(SearchScratch::kChoiceSlots == 256, "a byte of the key's hash picks the slot");
+  SearchScratch::ChoiceSlot& slot = scratch_->choice_cache[(key * 0x9E3779B1U) >> 24];
+  if (slot.key == key + 1) {
+    plan.groups = slot.list;
+    return plan;
+  }
   const auto [at, made] = scratch_->choice_lists.try_emplace(key);
   ChoiceList& list = at->second;
   plan.groups = &list;
+  slot = SearchScratch::ChoiceSlot{key + 1, &list};
   if (!made) return plan;
   // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
   for (int b = omin; b <= o; ++b) {
