@@ -164,6 +164,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   const StepPlan* plan = nullptr;  // made on the first node that is not idle
   const GroupChoice* group_choice = nullptr;
+  DeficitAt deficit_here{};  // (the plan's, copied once)
   const int64_t w_tile = in_.rack_weight[n], w_joker = in_.joker_weight[n], suffix_after = in_.tiles_bound[pos + 1];
   const bool joker_here = in_.joker_fits[c][n], opening = in_.threshold > 0, usage = in_.usage;
   const bool retrieval_rule = in_.mode.retrieval_rule;
@@ -180,8 +181,8 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     if (plan == nullptr) {
       plan = &step_plan(n, c);
       group_choice = plan->groups->choices.data();
+      deficit_here = plan->deficit_here;
     }
-    const DeficitAt deficit_here = plan->deficit_here;
     const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     const int uncovered_room = rack_jokers_all - uncovered;
     const int how = settle_how(x.s);
