@@ -249,7 +249,7 @@ class Programme {
   static Node colour_child(const Node& x, size_t parent, int64_t score, uint32_t info, const Transition& t, int c,
                            int deficit, uint64_t misc) {
     Node y{x.s, score, static_cast<int32_t>(parent), info, t.actions, false, {}};
-    std::copy(x.deficit, x.deficit + kMaxColours, y.deficit);
+    std::memcpy(y.deficit, x.deficit, sizeof y.deficit);  // (std::copy here became a call to memmove)
     y.deficit[c] = static_cast<uint8_t>(deficit);
     y.s.runs[c] = t.next;
     y.s.misc = misc;

@@ -107,6 +107,14 @@ struct SearchScratch {
   ShareScratch shared_children;
   // The ways to promise copies of one tile to groups, by their key (Programme::step_plan).
   std::unordered_map<uint32_t, ChoiceList> choice_lists;
+  // A direct-mapped cache in front of choice_lists (a programme asks for a list at each of its sweep positions, and
+  // the map's hashing cost more than the rest of the plan): key + 1 (0: empty) and the list.
+  struct ChoiceSlot {
+    uint32_t key = 0;
+    const ChoiceList* list = nullptr;
+  };
+  static constexpr size_t kChoiceSlots = 256;
+  ChoiceSlot choice_cache[kChoiceSlots] = {};
   // The layers of finished programmes (a few small sets; their vectors keep their capacity).
   std::vector<std::vector<Layer>> spare_layers;
   // The states of each depth that lead nowhere (Programme::run_depth_first).
@@ -135,7 +143,10 @@ struct SearchScratch {
   // Bounds the memos: called at the start of each public entry point, never while nodes refer to them.
   void trim() {
     if (transition_memo.pool.size() > (size_t{1} << 20)) transition_memo = TransitionMemo();  // 16 MiB of records
-    if (choice_lists.size() > 4096) choice_lists.clear();
+    if (choice_lists.size() > 4096) {
+      choice_lists.clear();
+      for (ChoiceSlot& slot : choice_cache) slot = ChoiceSlot();
+    }
   }
 };
 

@@ -114,9 +114,16 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   const bool rack_demand = in_.demands && d.rack_only != 0 && d.real_group + d.real_run > 0;
   const uint32_t key = static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 |
                                              retrieval_rule << 13 | c << 14 | rack_demand << 16);
+  static_assert(SearchScratch::kChoiceSlots == 256, "a byte of the key's hash picks the slot");
+  SearchScratch::ChoiceSlot& slot = scratch_->choice_cache[(key * 0x9E3779B1U) >> 24];
+  if (slot.key == key + 1) {
+    plan.groups = slot.list;
+    return plan;
+  }
   const auto [at, made] = scratch_->choice_lists.try_emplace(key);
   ChoiceList& list = at->second;
   plan.groups = &list;
+  slot = SearchScratch::ChoiceSlot{key + 1, &list};
   if (!made) return plan;
   // Every way to promise table copies (ga), staying jokers (gv) and rack copies (gb) to groups, by b.
   for (int b = omin; b <= o; ++b) {
@@ -157,6 +164,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   const StepPlan* plan = nullptr;  // made on the first node that is not idle
   const GroupChoice* group_choice = nullptr;
+  DeficitAt deficit_here{};  // (the plan's, copied once)
   const int64_t w_tile = in_.rack_weight[n], w_joker = in_.joker_weight[n], suffix_after = in_.tiles_bound[pos + 1];
   const bool joker_here = in_.joker_fits[c][n], opening = in_.threshold > 0, usage = in_.usage;
   const bool retrieval_rule = in_.mode.retrieval_rule;
@@ -173,8 +181,8 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     if (plan == nullptr) {
       plan = &step_plan(n, c);
       group_choice = plan->groups->choices.data();
+      deficit_here = plan->deficit_here;
     }
-    const DeficitAt deficit_here = plan->deficit_here;
     const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     const int uncovered_room = rack_jokers_all - uncovered;
     const int how = settle_how(x.s);
