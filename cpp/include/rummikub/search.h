@@ -62,7 +62,8 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
              std::size_t node_limit = 0);
 // The paths to the last legal ends can_arrange found with it (up to 16), which a later search of a similar multiset
 // tries first, step by step. Only the order of the search changes, never its answer, but the states it counts
-// depend on what the guides hold. (Safe to share between threads: a search holds them while it reads them.)
+// depend on what the guides hold. (Threads may share them: a search holds them while it runs, so searches sharing
+// one object wait for each other.)
 class ArrangeGuides {
  public:
   struct Impl;
