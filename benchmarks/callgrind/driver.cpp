@@ -1,12 +1,14 @@
 // Runs the search on positions read from a file (benchmarks/callgrind/dump_positions.py writes them), for
 // callgrind: solve, all_plays or arrange on every position, and a summary whose checksum changes with any result.
 //
-//   callgrind_driver solve|plays|arrange|arrange-table|can-arrange FILE   (docs/search.md says how to build and run it)
+//   callgrind_driver solve|plays|arrange|arrange-table|can-arrange|can-arrange-guided FILE   (docs/search.md says how
+//   to build and run it)
 //
 // In plays mode a position's B line (dump_hard_plays.py) names the plays whose tables to build: every play's key
 // and tiles count, and those plays' tables; without one every play is built.
 // arrange splits the table and rack together, then the table alone; arrange-table only the table; can-arrange asks
-// only whether the table and rack together split (the hard bot's threat checks: dump_can_arrange.py).
+// only whether the table and rack together split (the hard bot's threat checks: dump_can_arrange.py), and
+// can-arrange-guided the same with ArrangeGuides kept through the checks of one table, as the hard bot keeps them.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -85,17 +87,28 @@ uint64_t mix(uint64_t h, const PlayResult& r) {
   return h;
 }
 
+// Returns true when two tables hold the same melds in the same order.
+bool same_table(const std::vector<Meld>& a, const std::vector<Meld>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i].tiles() == b[i].tiles())) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::cerr << "usage: callgrind_driver solve|plays|arrange|arrange-table|can-arrange FILE\n";
+    std::cerr << "usage: callgrind_driver solve|plays|arrange|arrange-table|can-arrange|can-arrange-guided FILE\n";
     return 2;
   }
   const std::string mode = argv[1];
   const std::vector<Position> positions = read_positions(argv[2]);
   SearchStats stats;
   uint64_t h = 0, found = 0;
+  ArrangeGuides guides;
+  std::vector<Meld> last_table;
   for (const Position& p : positions) {
     if (mode == "solve") {
       PlayResult r;
@@ -119,10 +132,13 @@ int main(int argc, char** argv) {
           for (std::size_t i : p.build) h = mix(h, e.at(i));
         }
       }
-    } else if (mode == "can-arrange") {
+    } else if (mode == "can-arrange" || mode == "can-arrange-guided") {
       TileSet all = p.rack;
       for (const Meld& m : p.table) all = sum(all, m.tiles());
-      const bool ok = can_arrange(all, p.rules.p, &stats);
+      // (guided: as the hard bot, guides kept through the checks of one table, made anew for the next)
+      if (mode == "can-arrange-guided" && !same_table(p.table, last_table)) guides = ArrangeGuides();
+      last_table = p.table;
+      const bool ok = can_arrange(all, p.rules.p, &stats, 0, mode == "can-arrange-guided" ? &guides : nullptr);
       found += ok ? 1 : 0;
       h = h * 1000003 + (ok ? 2 : 1);
     } else if (mode == "arrange" || mode == "arrange-table") {

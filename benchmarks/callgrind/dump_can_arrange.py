@@ -3,8 +3,10 @@ driver's ``can-arrange`` mode.
 
     PYTHONPATH=python python benchmarks/callgrind/dump_can_arrange.py OUT_FILE [games]
 
-Each check is a block of the driver's format: a ``P`` line and an ``R`` line holding the table's tiles and the
-sampled rack together (can_arrange asks about their sum). The games are classic 4-player games of hard bots.
+Each check is a block of the driver's format: a ``P`` line, a ``T`` line per meld of the table the bot saw (its tile
+codes in slot order) and an ``R`` line holding the tiles the check adds to it (the candidate play's tiles and the
+sampled rack), then an ``S`` line with the sampled rack alone (the driver skips it): can_arrange asks about the sum of
+the ``T`` and ``R`` tiles. The games are classic 4-player games of hard bots.
 """
 
 from __future__ import annotations
@@ -18,28 +20,46 @@ sys.path.insert(0, str(ROOT / "python"))
 
 from rummikub import _core  # noqa: E402
 from rummikub.arena import play_game  # noqa: E402
+from rummikub.bots.hard import HardBot  # noqa: E402
 
 
 def main(out: Path, games: int) -> None:
     checks = found = 0
     original = _core.can_arrange
+    charge = HardBot._charge_threats
+    seen: list[Any] = []  # the view of the threat checks being made
+
+    def charging(self: HardBot, view: Any, *args: Any) -> Any:
+        seen.append(view)
+        try:
+            return charge(self, view, *args)
+        finally:
+            seen.pop()
+
     with out.open("w") as f:
         def recording(tiles: Any, more: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
             nonlocal checks, found
             p = params
             f.write(f"P {p.numbers} {p.colours} {p.copies} {p.jokers} {p.min_len} 30 0 0 0 1 0\n")
-            f.write("R " + " ".join(str(c) for c in tiles.sum(more).codes()) + "\n")
+            table = seen[-1].table
+            for meld in table:
+                f.write("T " + " ".join(str(t.code) for t in meld) + "\n")
+            added = tiles.difference(_core.TileSet([t.code for meld in table for t in meld])).sum(more)
+            f.write("R " + " ".join(str(c) for c in added.codes()) + "\n")
+            f.write("S " + " ".join(str(c) for c in more.codes()) + "\n")
             result = original(tiles, more, params, *args, **kwargs)
             checks += 1
             found += bool(result[0])
             return result
 
         _core.can_arrange = recording  # type: ignore[assignment]
+        HardBot._charge_threats = charging  # type: ignore[method-assign]
         try:
             for i in range(games):
                 play_game(["hard"] * 4, i, 1, "classic")
         finally:
             _core.can_arrange = original  # type: ignore[assignment]
+            HardBot._charge_threats = charge  # type: ignore[method-assign]
     print(f"{checks} checks, {found} arranged")
 
 

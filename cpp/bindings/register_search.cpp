@@ -191,7 +191,7 @@ bool checked_solve(const std::vector<int64_t>& table_codes, const TileSet& rack,
 // The checks and the search of arrange over `tiles` and `more` together, the GIL released while the engine runs:
 // true when they partition. The melds go to `out`, or with no `out` only whether a partition exists is found.
 bool checked_arrange(const TileSet& tiles, const TileSet& more, const Params& p, const Limit& limit,
-                     std::vector<Meld>* out, SearchStats& stats) {
+                     std::vector<Meld>* out, SearchStats& stats, ArrangeGuides* guides = nullptr) {
   const size_t node_limit = node_limit_of(limit);
   require_supported(p);
   if (!sum_fits(tiles, more)) {
@@ -203,7 +203,7 @@ bool checked_arrange(const TileSet& tiles, const TileSet& more, const Params& p,
   bool ok;
   {
     py::gil_scoped_release release;
-    ok = out != nullptr ? arrange(all, p, *out, &stats, node_limit) : can_arrange(all, p, &stats, node_limit);
+    ok = out != nullptr ? arrange(all, p, *out, &stats, node_limit) : can_arrange(all, p, &stats, node_limit, guides);
   }
   if (stats.limited != 0) require_within_limit(stats, node_limit, "arrange of " + quoted(tiles_text(all)));
   return ok;
@@ -389,6 +389,19 @@ void bind_results(py::module_& m) {
       });
   forbid_python_new(solved);
 
+  py::class_<ArrangeGuides>(
+      m, "ArrangeGuides",
+      "The last arrangements can_arrange found with it (up to 16), which a later can_arrange of a similar multiset "
+      "follows first: checks of tile sets that differ by a few tiles take fewer states. Only the order of the search "
+      "changes, never its answer.\n\n"
+      ">>> g = ArrangeGuides()\n"
+      ">>> p = Params()\n"
+      ">>> can_arrange(TileSet([0, 1, 2]), TileSet([3]), p, guides=g)[0]\n"
+      "True\n"
+      ">>> can_arrange(TileSet([0, 1, 2]), TileSet([4]), p, guides=g)[0]\n"
+      "False")
+      .def(py::init<>(), "No arrangement held yet.");
+
   py::class_<ArrangeOutcome> arranged(m, "ArrangeResult", "What arrange found: meld codes (or None) and the counters.");
   arranged.def_readonly("table", &ArrangeOutcome::table, "Meld codes partitioning every tile, or None.")
       .def_readonly("stats", &ArrangeOutcome::stats, "The work counters of the search.");
@@ -474,14 +487,26 @@ void register_search(py::module_& m) {
 
   m.def(
       "can_arrange",
-      [](const TileSet& tiles, const TileSet& more, const Params& p, const Limit& limit) {
+      [](const TileSet& tiles, const TileSet& more, const Params& p, const Limit& limit,
+         const py::typing::Optional<ArrangeGuides>& guides) {
+        ArrangeGuides* held = nullptr;
+        if (!guides.is_none()) {
+          if (!py::isinstance<ArrangeGuides>(guides)) {
+            throw py::type_error("guides must be an ArrangeGuides or None, got " +
+                                 std::string(py::str(py::type::of(guides).attr("__name__"))));
+          }
+          held = guides.cast<ArrangeGuides*>();
+        }
         SearchStats stats;
-        const bool ok = checked_arrange(tiles, more, p, limit, nullptr, stats);
+        const bool ok = checked_arrange(tiles, more, p, limit, nullptr, stats, held);
         return std::pair<bool, uint64_t>(ok, stats.states);
       },
       py::arg("tiles"), py::arg("more"), py::arg("params"), py::arg("limit") = py::none(),
+      py::arg("guides") = py::none(),
       "Whether `tiles` and `more` together split into valid melds, and the search states it took: arrange's answer "
-      "without building the melds; SearchLimitError past `limit` states in a run.");
+      "without building the melds; SearchLimitError past `limit` states in a run. With `guides` (ArrangeGuides), the "
+      "search tries first the steps of the nearest arrangement they hold, and keeps the one it finds: the answer is "
+      "the same, the states it takes depend on what they held.");
 
   m.def(
       "solve",

@@ -91,6 +91,28 @@ def test_can_arrange_matches_oracle_on_game_threat_checks(seed: int, extra: int)
     assert found == want, f"can_arrange({table} + {more}) = {found}, oracle says arrangeable={want}"
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_guided_can_arrange_matches_oracle(seed: int) -> None:
+    """``can_arrange`` guided by the arrangements of the same table with other racks (the hard bot's checks of one
+    move share their guides) says "arrangeable" exactly when the oracle does."""
+    from tests.helpers import oracle as O  # (scipy: imported by the oracle tests only)
+
+    rules = RuleSet()
+    extra = 1 + seed % 4
+    table, more = game_threat_check(seed, extra, rules)
+    rack = list(make_position(seed, rules, table_tiles=(40, 60), table_jokers=2, rack_size=14,
+                              label="game-threat").rack.tiles())
+    guides = _core.ArrangeGuides()
+    for other in range(1, 4):
+        sample = TileSet(random.Random(seed + other).sample(rack, min(extra, len(rack))))
+        _core.can_arrange(core_of(table), core_of(sample), rules.params, None, guides)
+    tiles = table | more
+    inst = O.instance(Table(), tiles, rules.replace(joker_retrieval="free"), True)
+    want = O.feasible(inst, O.counts_of(tiles))
+    guided, _ = _core.can_arrange(core_of(table), core_of(more), rules.params, None, guides)
+    assert guided == want, f"guided can_arrange({table} + {more}) = {guided}, oracle says arrangeable={want}"
+
+
 def test_game_threat_checks_take_both_answers() -> None:
     """The cases above are arrangeable often, not always (each answer comes from the search, not a shortcut)."""
     rules = RuleSet()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rummikub import RuleSet, TileSet, _core
 from rummikub._errors import TileCountError
@@ -45,3 +47,50 @@ def test_refuses_what_no_tile_set_holds() -> None:
         _core.can_arrange(three, core_of(TileSet()), params)  # the classic set has two copies of each tile
     with pytest.raises(TileCountError, match="7 copies"):
         _core.can_arrange(core_of(TileSet.parse("R1 " * 4)), core_of(TileSet.parse("R1 " * 4)), params)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), checks=st.integers(2, 8))
+def test_guides_change_no_answer(seed: int, checks: int) -> None:
+    """Threat checks as the hard bot makes them in one move (one table, several racks of 1-4 tiles drawn from the
+    rest, with shared guides): each answer is the unguided search's, and a check repeated after the others is
+    answered alike."""
+    rules = RuleSet()
+    rng = random.Random(seed)
+    pos = make_position(seed, rules, table_tiles=(30, 60), table_jokers=seed % 3, rack_size=14, label="guided")
+    table = core_of(pos.table.tiles())
+    rack = list(pos.rack.tiles())
+    guides = _core.ArrangeGuides()
+    extras = [core_of(TileSet(rng.sample(rack, rng.randint(1, 4)))) for _ in range(checks)]
+    for extra in extras + extras[:1]:
+        want = _core.can_arrange(table, extra, rules.params)[0]
+        assert _core.can_arrange(table, extra, rules.params, None, guides)[0] == want
+
+
+def test_guides_follow_the_last_path() -> None:
+    """A multiset checked again with the guides of its first check takes one state a step (13 numbers of 4 colour
+    steps and a group step), where the first check took more; a failed check adds no path."""
+    rules = RuleSet()
+    seen = 0
+    for seed in range(40):
+        pos = make_position(seed, rules, table_tiles=(40, 60), table_jokers=2, rack_size=14, label="guided")
+        table = core_of(pos.table.tiles())
+        extra = core_of(TileSet(random.Random(seed).sample(list(pos.rack.tiles()), 3)))
+        guides = _core.ArrangeGuides()
+        found, first = _core.can_arrange(table, extra, rules.params, None, guides)
+        again = _core.can_arrange(table, extra, rules.params, None, guides)
+        if found and first > 65:
+            assert again == (True, 65)
+            seen += 1
+        elif not found:
+            assert again == (False, first)
+    assert seen >= 3
+
+
+def test_guides_must_be_arrange_guides() -> None:
+    params = RuleSet().params
+    run = core_of(TileSet.parse("R1 R2 R3"))
+    with pytest.raises(TypeError, match="ArrangeGuides or None, got str"):
+        _core.can_arrange(run, core_of(TileSet()), params, None, "guides")  # type: ignore[arg-type]
+    assert _core.can_arrange(run, core_of(TileSet()), params, None, None) == _core.can_arrange(
+        run, core_of(TileSet()), params)

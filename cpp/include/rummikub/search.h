@@ -60,9 +60,28 @@ constexpr std::size_t kSearchBytesPerNode = 256;
 // search holding more nodes than that (or their bytes, see solve) stops: false, with stats->limited set.
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats,
              std::size_t node_limit = 0);
+// The paths to the last legal ends can_arrange found with it (up to 16), which a later search of a similar multiset
+// tries first, step by step. Only the order of the search changes, never its answer, but the states it counts
+// depend on what the guides hold. (Threads may share them: a search holds them while it runs, so searches sharing
+// one object wait for each other.)
+class ArrangeGuides {
+ public:
+  struct Impl;
+  ArrangeGuides();
+  ArrangeGuides(ArrangeGuides&&) noexcept;
+  ArrangeGuides& operator=(ArrangeGuides&&) noexcept;
+  ~ArrangeGuides();
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // Whether all of `tiles` split into valid melds: arrange's answer (the same search, the same counters) without
-// rebuilding the melds.
-bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, std::size_t node_limit = 0);
+// rebuilding the melds. With `guides`, the search tries first the steps of the nearest path they hold, and a legal
+// end it finds joins them.
+bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, std::size_t node_limit = 0,
+                 ArrangeGuides* guides = nullptr);
 
 // Finds the best legal play; returns false when no rack tile can be played. With node_limit > 0, a
 // programme run holding more nodes than that, or more than 256 bytes of layers a node of the limit, stops the

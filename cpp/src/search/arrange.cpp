@@ -1,7 +1,92 @@
 // Arrange: partitioning a multiset into melds, by the programme searched depth first (the first legal end wins, and
 // states that led nowhere are remembered), its colour steps made one child at a time.
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+
 #include "dead_ends.h"
 #include "programme.h"
+
+namespace rummikub {
+namespace {
+
+// Returns true when two rule sets' parameters are the same.
+bool same_params(const Params& a, const Params& b) {
+  return a.numbers == b.numbers && a.colours == b.colours && a.copies == b.copies && a.jokers == b.jokers &&
+         a.min_len == b.min_len;
+}
+
+}  // namespace
+
+// The paths to legal ends that can_arrange found (search.h): for each, the multiset it arranged and the state at
+// each depth; the entry last used goes last when a new path needs room.
+struct ArrangeGuides::Impl {
+  // The paths kept. (Each is about 3 KB under the standard rules; more than a few dozen would cost more to
+  // compare than they save.)
+  static constexpr size_t kKept = 16;
+  struct Entry {
+    Params p;
+    uint8_t counts[kMaxColours][search::kByNumber];
+    int jokers = 0;
+    std::vector<search::State> path;
+    uint64_t used = 0;
+  };
+  std::vector<Entry> entries;
+  uint64_t clock = 0;
+  std::mutex lock;  // (held by a search while it reads and adds)
+
+  // Returns the path of the entry nearest to the input (nullptr: none of its depth), and sets `same` when the
+  // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
+  // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
+  // most of it.
+  Entry* nearest(const search::Input& in, size_t depth, bool& same) {
+    Entry* best = nullptr;
+    int best_d = INT32_MAX;
+    for (Entry& e : entries) {
+      if (e.path.size() != depth + 1 || !same_params(e.p, in.p)) continue;
+      int d = std::abs(e.jokers - in.table_jokers);
+      for (int c = 0; c < in.p.colours; ++c) {
+        for (int n = 1; n <= in.p.numbers; ++n) {
+          const int w = in.p.numbers + 1 - n;
+          d += w * w * std::abs(int{e.counts[c][n]} - int{in.table[c][n]});
+        }
+      }
+      if (d < best_d) {
+        best_d = d;
+        best = &e;
+      }
+    }
+    same = best_d == 0;
+    if (best != nullptr) best->used = ++clock;
+    return best;
+  }
+  // Keeps the path to a legal end of the input (`same`: the entry of the input's multiset, or nullptr).
+  void keep(const search::Input& in, Entry* same, search::Node* const* path, size_t depth) {
+    Entry* e = same;
+    if (e == nullptr && entries.size() < kKept) {
+      e = &entries.emplace_back();
+    } else if (e == nullptr) {
+      e = &entries.front();
+      for (Entry& f : entries) {
+        if (f.used < e->used) e = &f;
+      }
+    }
+    e->p = in.p;
+    std::memcpy(e->counts, in.table, sizeof e->counts);
+    e->jokers = in.table_jokers;
+    e->used = ++clock;
+    e->path.resize(depth + 1);
+    for (size_t k = 0; k <= depth; ++k) e->path[k] = path[k]->s;
+  }
+};
+
+ArrangeGuides::ArrangeGuides() : impl_(std::make_unique<Impl>()) {}
+ArrangeGuides::ArrangeGuides(ArrangeGuides&&) noexcept = default;
+ArrangeGuides& ArrangeGuides::operator=(ArrangeGuides&&) noexcept = default;
+ArrangeGuides::~ArrangeGuides() = default;
+
+}  // namespace rummikub
 
 namespace rummikub::search {
 namespace {
@@ -23,8 +108,12 @@ inline bool covers(CoverMemo& memo, uint64_t a, uint64_t b, uint32_t id, const M
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
 // (at: the slot of s's counts word in `dead`.)
-bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, CoverMemo& memo, uint32_t id,
-                 const Mode& mode) {
+// (Inlined: the search's two instances, guided or not, would otherwise call it.)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, CoverMemo& memo, uint32_t id,
+                        const Mode& mode) {
   int32_t j = dead.heads[at];
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
@@ -67,7 +156,7 @@ void remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
 }  // namespace
 
 // Finds one legal end of a table-only input depth first (see programme.h).
-bool Programme::run_depth_first(size_t budget) {
+bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   assert(in_.table_only);
   const int C = in_.p.colours;
   const size_t depth = start();
@@ -102,10 +191,24 @@ bool Programme::run_depth_first(size_t budget) {
   // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
   bool gave_up = false;
+  // The guide: the nearest path the guides hold (each step's child that makes the guide's step is tried first).
+  std::unique_lock<std::mutex> hold;
+  ArrangeGuides::Impl::Entry* near = nullptr;
+  bool same = false;
+  if (guides != nullptr) {
+    hold = std::unique_lock<std::mutex>(guides->lock);
+    near = guides->nearest(in_, depth, same);
+  }
+  const bool guided = near != nullptr;
+  const State* const guide = guided ? near->path.data() : nullptr;
   SearchStats* const stats = stats_;
   // (The constants are the closure's own copies: one load each, not two.)
-  auto go = [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats](auto&& self, size_t li, int n,
+  // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
+  // for it.)
+  auto search = [&](auto guided_tag) {
+  return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self, size_t li, int n,
                                                                                    int c) -> bool {
+    constexpr bool kGuided = decltype(guided_tag)::value;
     if (li == depth) return ends_legally(*path[li]);
     if (++expanded > budget) {
       gave_up = true;
@@ -167,6 +270,45 @@ bool Programme::run_depth_first(size_t budget) {
       // colour_child makes them); the rest is set once.
       carry_into(x, child);
       child.score = 0;
+      // The child that makes the guide's step in this colour first (the same copies promised to groups, the same
+      // jokers placed, the same runs after), when x has one.
+      int want_ga = -1, want_y = -1;
+      uint64_t want_runs = 0;
+      if (kGuided && guide[li].runs[c] == runs) {
+        const State& from = guide[li];
+        const State& to = guide[li + 1];
+        want_ga = static_cast<int>((to.misc >> (9 * c)) & 7);
+        want_y = jokers_placed(to) - jokers_placed(from);
+        want_runs = to.runs[c];
+      }
+      bool tried = false;
+      if (kGuided && want_ga >= 0 && want_ga <= ga_most && want_y >= 0 && want_y <= y_most) {
+        const int ga = want_ga, y = want_y;
+        const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
+        const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
+        const int left = jokers - y;
+        if (others <= left) {
+          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
+          const int slots[kSlots] = {table_here - ga, 0, 0, y};
+          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
+          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+            const Transition& t = transition_memo.pool[ti];
+            if (t.next != want_runs) continue;
+            const int deficit = joker_deficit(t.needs, at);
+            if (others + deficit > left) break;
+            child.s.runs[c] = t.next;
+            child.s.misc = misc;
+            child.info = static_cast<uint32_t>(ga << 4 | y << 16);
+            child.actions = t.actions;
+            child.deficit[c] = static_cast<uint8_t>(deficit);
+            if (stats != nullptr) ++stats->states;
+            if (visit()) return true;
+            tried = true;
+            break;
+          }
+        }
+      }
       for (int ga = 0; ga <= ga_most; ++ga) {
         const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
         const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
@@ -183,6 +325,7 @@ bool Programme::run_depth_first(size_t budget) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             const int deficit = joker_deficit(t.needs, at);
             if (others + deficit > left) continue;
+            if (kGuided && tried && ga == want_ga && y == want_y && t.next == want_runs) continue;  // (tried first)
             child.s.runs[c] = t.next;
             child.s.misc = misc;
             child.info = info;
@@ -196,16 +339,37 @@ bool Programme::run_depth_first(size_t budget) {
       return false;
     }
     const uint64_t g = x.s.misc & kPromisedBits;  // (not 0: an idle group step went straight on above)
+    // The child placing as many jokers as the guide's step first.
+    int first = -1;
+    if (kGuided) {
+      const int y = jokers_placed(guide[li + 1]) - jokers_placed(guide[li]);
+      if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
+        child = group_child(x, 0, n, y, 0, x.score);
+        if (stats != nullptr) ++stats->states;
+        if (visit()) return true;
+        first = y;
+      }
+    }
     for (int y = 0; y <= jokers_left(jokers_placed(x.s)); ++y) {
       if (stats != nullptr) ++stats->transitions;
-      if (group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
+      if ((kGuided && y == first) || group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
       child = group_child(x, 0, n, y, 0, x.score);
       if (stats != nullptr) ++stats->states;
       if (visit()) return true;
     }
     return false;
   };
-  const bool found = go(go, 0, 1, 0) && !gave_up;
+  };
+  bool found;
+  if (guided) {
+    auto go = search(std::true_type{});
+    found = go(go, 0, 1, 0);
+  } else {
+    auto go = search(std::false_type{});
+    found = go(go, 0, 1, 0);
+  }
+  found = found && !gave_up;
+  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, path, depth);
   last_ = depth;
   if (!found) layers_[last_].nodes.clear();
   if (stats_ != nullptr) ++stats_->runs;
@@ -231,8 +395,9 @@ namespace {
 
 // Partitions all of `tiles` into valid melds, written to `out` unless it is null (then only whether a partition
 // exists is found: no melds are rebuilt).
+// With `guides` (only whether a partition exists is asked), the depth-first search is guided by them.
 bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out, SearchStats* stats,
-                  size_t node_limit) {
+                  size_t node_limit, ArrangeGuides* guides = nullptr) {
   search::SearchScratch& scratch = search::thread_scratch();
   scratch.trim();
   if (out != nullptr) out->clear();
@@ -254,7 +419,7 @@ bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out,
   if (out != nullptr) out->reserve(static_cast<size_t>(tiles.size() / 3));  // (every meld holds 3 tiles or more)
   {
     Programme prog(in, scratch, stats);
-    if (prog.run_depth_first(kDepthFirstBudget)) {
+    if (prog.run_depth_first(kDepthFirstBudget, guides != nullptr ? &guides->impl() : nullptr)) {
       const std::vector<size_t> f = prog.finals();
       if (f.empty()) return false;
       if (out != nullptr) prog.rebuild(f.front(), *out, played, value);
@@ -283,8 +448,8 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
 }
 
 // Whether all of `tiles` split into valid melds (search.h).
-bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, size_t node_limit) {
-  return arrange_into(tiles, p, nullptr, stats, node_limit);
+bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, size_t node_limit, ArrangeGuides* guides) {
+  return arrange_into(tiles, p, nullptr, stats, node_limit, guides);
 }
 
 }  // namespace rummikub

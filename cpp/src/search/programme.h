@@ -73,8 +73,9 @@ class Programme {
   // Finds one legal end of a table-only input (arrange) depth first, remembering the states that lead nowhere;
   // afterwards finals() lists it (or nothing). On a table that can be arranged, the first complete path is
   // usually found with a few hundred expansions, where the sweep would build every state.
-  // Gives up after `budget` expansions: returns false, with no finals.
-  bool run_depth_first(size_t budget = SIZE_MAX);
+  // Gives up after `budget` expansions: returns false, with no finals. With `guides`, tries first the steps of
+  // the nearest path they hold, and adds the path it finds (arrange.cpp).
+  bool run_depth_first(size_t budget = SIZE_MAX, ArrangeGuides::Impl* guides = nullptr);
 
   // Returns the indices of the last layer's nodes that end legally.
   std::vector<size_t> finals() const {
