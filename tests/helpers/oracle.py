@@ -231,7 +231,9 @@ def enumerate_melds(R: Rules, avail: Counter[Tile], max_jokers: int, *, all_leng
 # a tiny MILP builder
 
 
-TIME_LIMIT = 5.0
+# Wall-clock seconds per integer program (HiGHS): generous, so that a loaded machine does not turn slow programs
+# into timeouts (a timeout is raised, never passed over silently).
+TIME_LIMIT = 30.0
 
 
 class OracleTimeout(RuntimeError):
