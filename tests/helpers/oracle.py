@@ -149,7 +149,6 @@ def readings(kind: str, tiles: Sequence[Tile], R: Rules) -> list[CMeld]:
 def best_reading_value(tiles: Sequence[Tile], R: Rules) -> int | None:
     """The highest value of any valid set made of exactly these tiles (None: no set)."""
     real = sorted(t for t in tiles if t != JK)
-    j = len(tiles) - len(real)
     if not real:
         return None
     best = None
