@@ -147,7 +147,8 @@ def test_len_and_membership_build_no_plays() -> None:
     assert ps.stats.states > 0
     assert _memo.sizes()["meld.by_code"] == _memo.sizes()["meld.wrapped"] == _memo.sizes()["meld.infos"] == 0
     first = next(iter(ps))
-    assert _memo.sizes()["meld.by_code"] > 0
+    assert _memo.sizes()["meld.by_code"] == 0  # a play's table makes its Meld objects when first read
+    assert len(first.table) > 0 and _memo.sizes()["meld.by_code"] > 0
     assert search_codes(p.table) == table_codes and first.tiles in ps
 
 
@@ -205,3 +206,20 @@ def test_tables_are_built_on_request_and_survive_other_searches() -> None:
     for p, listed in zip(positions, got):
         for q in listed:
             assert q.table.tiles() == p.table.tiles() | q.tiles
+
+
+def test_a_found_table_makes_its_melds_when_first_read() -> None:
+    table = Table.parse("R1 R2 R3 | K5 B5 O5 | O9 O10 J")
+    codes = search_codes(table)
+    clear_meld_caches()
+    play = solve(table, TileSet.parse("R4 R5 O8 K9"))
+    assert play is not None and search_codes(play.table) != codes
+    assert _memo.sizes()["meld.by_code"] == 0  # the new table holds only its codes so far
+    assert play.table.tiles() == table.tiles() | play.tiles  # read through its melds
+    assert _memo.sizes()["meld.by_code"] > 0
+    again = solve(table, TileSet.parse("R4 R5 O8 K9"))
+    assert again is not None and again.table == play.table and str(again.table) == str(play.table)
+    assert tuple(again.table) == _melds_of_codes(search_codes(play.table))
+    assert pickle.loads(pickle.dumps(again.table)) == play.table and copy.copy(again.table) == play.table
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        getattr(again.table, "nope")
