@@ -223,3 +223,32 @@ def test_a_found_table_makes_its_melds_when_first_read() -> None:
     assert pickle.loads(pickle.dumps(again.table)) == play.table and copy.copy(again.table) == play.table
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         getattr(again.table, "nope")
+
+
+def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
+    # solve_play remembers the last table it checked or found (per thread, by its codes and the rules' tile
+    # parameters); every other input is still checked, and another rule set checks the table again
+    from rummikub._errors import InvalidMeldError, TileCountError
+
+    wide = Table.parse("R12 R13 R14 | K5 B5 O5", WIDE)
+    play = solve(wide, TileSet.parse("R15 K1", WIDE), rules=WIDE)
+    assert play is not None and str(play.tiles) == "R15"
+    with pytest.raises(InvalidMeldError, match="R12 R13 R14"):
+        solve(wide, TileSet.parse("K1"))  # the same codes, under rules whose numbers stop at 13
+    with pytest.raises(InvalidMeldError):
+        solve(play.table, TileSet.parse("K1"))  # the found table, likewise
+    assert solve(play.table, TileSet.parse("R16 K1", WIDE), rules=WIDE) is not None
+    with pytest.raises(TileCountError, match="with rack"):
+        solve(play.table, TileSet.parse("K5 K5", WIDE), rules=WIDE)  # a third K5: the rack is checked each time
+    found = solve(play.table, TileSet.parse("K6 K7 K8", WIDE), rules=WIDE)
+    assert found is not None and found.table.tiles() == play.table.tiles() | found.tiles
+    fresh = Table.parse(str(found.table), WIDE)
+    clear_meld_caches()
+    for rack in ("K8 B5", "O6 O7 K4", "R11 R10"):  # on the found table (known), as on the same table parsed
+        known, parsed = (solve(t, TileSet.parse(rack, WIDE), rules=WIDE) for t in (found.table, fresh))
+        assert (known is None) == (parsed is None)
+        if known is not None and parsed is not None:
+            assert known.tiles == parsed.tiles and search_codes(known.table) == search_codes(parsed.table)
+    with pytest.raises(InvalidMeldError, match="out of range"):
+        _core.solve_play((-1,), TileSet()._s, _core.SearchRules(RuleSet().params, 30, True, True,
+                                                                _core.JokerPolicy.REPLACE, 30), True, 0, None)
