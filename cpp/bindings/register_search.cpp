@@ -57,9 +57,9 @@ struct Position {
   TileSet table_tiles;
 };
 
-// Decodes and checks a table given as meld codes and a rack under the rules: every code a meld valid under the
-// rules, and the table, the rack and both together within the rule set's tiles. Raises the typed error otherwise.
-Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, const Params& p) {
+// Decodes and checks a table given as meld codes under the rules: every code a meld valid under the rules, and
+// the table within the rule set's tiles. Raises the typed error otherwise.
+Position table_of(const std::vector<int64_t>& codes, const Params& p) {
   Position out;
   out.table.reserve(codes.size());
   bool fits = true;  // every count of the table within kMaxCount so far (then table_tiles is its multiset)
@@ -96,18 +96,77 @@ Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, con
     raise_error(ErrorKind::TileCount, "table " + quoted(table_text(out.table)) +
                                           " holds more copies than the rule set has of: " + tiles_text(over));
   }
+  return out;
+}
+
+// Checks a rack under the rules, alone and with a checked table. Raises the typed error otherwise.
+void check_rack(const Position& pos, const TileSet& rack, const Params& p) {
   if (!fits_rules(rack, p)) require_fits(rack, p, "rack " + quoted(tiles_text(rack)));  // the text only on failure
-  if (!sum_fits(out.table_tiles, rack) || !fits_rules(sum(out.table_tiles, rack), p)) {
+  if (!sum_fits(pos.table_tiles, rack) || !fits_rules(sum(pos.table_tiles, rack), p)) {
     const TileSet full = full_set(p);
     TileSet both;
     for (int code = 0; code <= kJoker; ++code) {
-      if (out.table_tiles.count(code) + rack.count(code) > full.count(code)) both.add(code);
+      if (pos.table_tiles.count(code) + rack.count(code) > full.count(code)) both.add(code);
     }
-    raise_error(ErrorKind::TileCount, "table " + quoted(table_text(out.table)) + " with rack " +
+    raise_error(ErrorKind::TileCount, "table " + quoted(table_text(pos.table)) + " with rack " +
                                           quoted(tiles_text(rack)) +
                                           " holds more copies than the rule set has of: " + tiles_text(both));
   }
+}
+
+// Decodes and checks a position: the table (table_of), then the rack (check_rack).
+Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, const Params& p) {
+  Position out = table_of(codes, p);
+  check_rack(out, rack, p);
   return out;
+}
+
+bool same_params(const Params& a, const Params& b) {
+  return a.numbers == b.numbers && a.colours == b.colours && a.copies == b.copies && a.jokers == b.jokers &&
+         a.min_len == b.min_len;
+}
+
+// The last table solve_play checked or found on this thread, by content (its meld codes and the rules' tile
+// parameters): a game asks about the same table turn after turn (a draw leaves it, a play leaves the table the
+// last search found), and a table's check depends on nothing else. Per thread: nothing is shared.
+struct KnownTable {
+  std::vector<int64_t> codes;
+  Params p;
+  Position pos;
+  bool valid = false;
+};
+thread_local KnownTable known_table;
+
+// The checked table of `codes` under `p`: the known table when it is that one, else table_of's (then known).
+const Position& known_table_of(const std::vector<int64_t>& codes, const Params& p) {
+  KnownTable& k = known_table;
+  if (!k.valid || !same_params(k.p, p) || k.codes != codes) {
+    k.valid = false;  // until the check passes
+    k.pos = table_of(codes, p);
+    k.codes = codes;
+    k.p = p;
+    k.valid = true;
+  }
+  return k.pos;
+}
+
+// Makes the table a search found from the known table and `played` the known table (valid: the search places only
+// valid melds, and table + played is within table + rack, which fits the rules). Its melds are decoded from their
+// codes, exactly as table_of would decode them.
+void know_found_table(const std::vector<Meld>& found, const TileSet& played) {
+  KnownTable& k = known_table;
+  std::vector<int64_t> codes(found.size());
+  std::vector<Meld> melds(found.size());
+  for (size_t i = 0; i < found.size(); ++i) {
+    codes[i] = meld_code(found[i]);
+    if (!meld_of_code(codes[i], melds[i])) {  // engine melds are always codable: never in practice
+      k.valid = false;
+      return;
+    }
+  }
+  k.pos.table_tiles = sum(k.pos.table_tiles, played);
+  k.pos.table = std::move(melds);
+  k.codes = std::move(codes);
 }
 
 // Returns an objective given as its number (Objective's value): an int converts at a fraction of a native enum's cost.
@@ -173,12 +232,9 @@ struct BatchOutcome {
   SearchStats stats;
 };
 
-// The checks and the search of solve, the GIL released while the engine runs: true when a play was found.
-bool checked_solve(const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
-                   int objective_value, const Limit& limit, PlayResult& out, SearchStats& stats) {
-  const Objective objective = objective_of(objective_value);
-  const size_t node_limit = node_limit_of(limit);
-  const Position pos = position_of(table_codes, rack, rules.p);
+// The search of solve on a checked position, the GIL released while the engine runs: true when a play was found.
+bool checked_solve(const Position& pos, const TileSet& rack, const SearchRules& rules, bool opened,
+                   Objective objective, size_t node_limit, PlayResult& out, SearchStats& stats) {
   bool ok;
   {
     py::gil_scoped_release release;
@@ -512,9 +568,12 @@ void register_search(py::module_& m) {
       "solve",
       [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
          int objective_value, const Limit& limit) {
+        const Objective objective = objective_of(objective_value);
+        const size_t node_limit = node_limit_of(limit);
+        const Position pos = position_of(table_codes, rack, rules.p);
         PlayResult out;
         SolveOutcome result;
-        if (checked_solve(table_codes, rack, rules, opened, objective_value, limit, out, result.stats)) {
+        if (checked_solve(pos, rack, rules, opened, objective, node_limit, out, result.stats)) {
           result.play = bound_play(out);
         }
         return result;
@@ -525,16 +584,22 @@ void register_search(py::module_& m) {
       "SearchLimitError past `limit` states in a run.");
 
   // solve and arrange as rummikub.search reads them: the parts of the answer straight away, without a result
-  // object to build, read and free at each call (a fifth of the Python side of a small search).
+  // object to build, read and free at each call (a fifth of the Python side of a small search). solve_play checks
+  // a table once per thread while it comes again (known_table_of), as a game asks about it turn after turn.
   m.def(
       "solve_play",
       [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
          int objective_value, const Limit& limit) {
+        const Objective objective = objective_of(objective_value);
+        const size_t node_limit = node_limit_of(limit);
+        const Position& pos = known_table_of(table_codes, rules.p);
+        check_rack(pos, rack, rules.p);
         PlayResult out;
         SearchStats stats;
-        if (!checked_solve(table_codes, rack, rules, opened, objective_value, limit, out, stats)) {
+        if (!checked_solve(pos, rack, rules, opened, objective, node_limit, out, stats)) {
           return py::reinterpret_borrow<PlayParts>(py::none());
         }
+        know_found_table(out.table, out.played);  // (pos is the known table: not read after this)
         return py::reinterpret_steal<PlayParts>(py::make_tuple(out.played, meld_codes(out.table), out.value, stats).release());
       },
       py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(),

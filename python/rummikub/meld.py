@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
-from typing import Any, Union, overload
+from typing import TYPE_CHECKING, Any, Union, overload
 
 from . import _core, _memo
 from ._errors import InvalidMeldError, InvalidNotationError, RummikubError, TileCountError, shorten
@@ -418,8 +418,10 @@ class Table(Sequence[Meld]):
     True
     """
 
-    # _tileset and _jokers are caches that may be unset (AttributeError) or None: either way not computed yet (a
-    # search's result leaves them unset: a slot set costs as much as a dict lookup per meld of a new table).
+    # _tileset and _jokers are caches that may be unset or None: either way not computed yet (a search's result
+    # leaves them unset: a slot set costs as much as a dict lookup per meld of a new table). A search's result also
+    # leaves _melds unset until first read (see __getattr__): it knows its meld codes, and a game loop of bots
+    # passes most tables from one search to the next without looking at their melds.
     __slots__ = ("_melds", "_tileset", "_jokers", "_codes")
     _melds: tuple[Meld, ...]
     _tileset: TileSet | None
@@ -448,6 +450,18 @@ class Table(Sequence[Meld]):
         _set_jokers(out, None)
         _set_codes(out, codes)
         return out
+
+    if not TYPE_CHECKING:  # (hidden from mypy, which lets any attribute through a class with __getattr__)
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for a slot that is unset: a search's table (table_of_codes) makes its Meld objects from
+            # its codes on first read, and its caches read as not computed yet.
+            if name == "_melds":
+                melds = _melds_of_codes(self._codes)
+                _set_melds(self, melds)
+                return melds
+            if name == "_tileset" or name == "_jokers":
+                return None
+            raise AttributeError(f"'Table' object has no attribute {name!r}")
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Table:
@@ -576,16 +590,9 @@ def search_codes(table: Table) -> tuple[int, ...]:
 
 
 def table_of_codes(codes: tuple[int, ...]) -> Table:
-    """Internal interface of the search: the Table of meld codes from the core (a search result's), made of the
-    shared Meld objects, and knowing its codes for the next search."""
-    # Table._wrap and the common case of _melds_of_codes inline, the caches left unset (a Python call or a slot
-    # set each cost about a tenth of the whole)
-    try:
-        melds: tuple[Meld, ...] = itemgetter(*codes)(_BY_CODE) if len(codes) > 1 else tuple(map(_of_code, codes))
-    except KeyError:
-        melds = _melds_of_codes(codes)
-    out = _new_table(Table)
-    _set_melds(out, melds)
+    """Internal interface of the search: the Table of meld codes from the core (a search result's, so valid),
+    knowing its codes for the next search; its shared Meld objects are looked up when first read."""
+    out = _new_table(Table)  # (Table._wrap, inline, the melds and caches left unset)
     _set_codes(out, codes)
     return out
 

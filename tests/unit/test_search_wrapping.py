@@ -147,7 +147,8 @@ def test_len_and_membership_build_no_plays() -> None:
     assert ps.stats.states > 0
     assert _memo.sizes()["meld.by_code"] == _memo.sizes()["meld.wrapped"] == _memo.sizes()["meld.infos"] == 0
     first = next(iter(ps))
-    assert _memo.sizes()["meld.by_code"] > 0
+    assert _memo.sizes()["meld.by_code"] == 0  # a play's table makes its Meld objects when first read
+    assert len(first.table) > 0 and _memo.sizes()["meld.by_code"] > 0
     assert search_codes(p.table) == table_codes and first.tiles in ps
 
 
@@ -205,3 +206,49 @@ def test_tables_are_built_on_request_and_survive_other_searches() -> None:
     for p, listed in zip(positions, got):
         for q in listed:
             assert q.table.tiles() == p.table.tiles() | q.tiles
+
+
+def test_a_found_table_makes_its_melds_when_first_read() -> None:
+    table = Table.parse("R1 R2 R3 | K5 B5 O5 | O9 O10 J")
+    codes = search_codes(table)
+    clear_meld_caches()
+    play = solve(table, TileSet.parse("R4 R5 O8 K9"))
+    assert play is not None and search_codes(play.table) != codes
+    assert _memo.sizes()["meld.by_code"] == 0  # the new table holds only its codes so far
+    assert play.table.tiles() == table.tiles() | play.tiles  # read through its melds
+    assert _memo.sizes()["meld.by_code"] > 0
+    again = solve(table, TileSet.parse("R4 R5 O8 K9"))
+    assert again is not None and again.table == play.table and str(again.table) == str(play.table)
+    assert tuple(again.table) == _melds_of_codes(search_codes(play.table))
+    assert pickle.loads(pickle.dumps(again.table)) == play.table and copy.copy(again.table) == play.table
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        getattr(again.table, "nope")
+
+
+def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
+    # solve_play remembers the last table it checked or found (per thread, by its codes and the rules' tile
+    # parameters); every other input is still checked, and another rule set checks the table again
+    from rummikub._errors import InvalidMeldError, TileCountError
+
+    wide = Table.parse("R12 R13 R14 | K5 B5 O5", WIDE)
+    play = solve(wide, TileSet.parse("R15 K1", WIDE), rules=WIDE)
+    assert play is not None and str(play.tiles) == "R15"
+    with pytest.raises(InvalidMeldError, match="R12 R13 R14"):
+        solve(wide, TileSet.parse("K1"))  # the same codes, under rules whose numbers stop at 13
+    with pytest.raises(InvalidMeldError):
+        solve(play.table, TileSet.parse("K1"))  # the found table, likewise
+    assert solve(play.table, TileSet.parse("R16 K1", WIDE), rules=WIDE) is not None
+    with pytest.raises(TileCountError, match="with rack"):
+        solve(play.table, TileSet.parse("K5 K5", WIDE), rules=WIDE)  # a third K5: the rack is checked each time
+    found = solve(play.table, TileSet.parse("K6 K7 K8", WIDE), rules=WIDE)
+    assert found is not None and found.table.tiles() == play.table.tiles() | found.tiles
+    fresh = Table.parse(str(found.table), WIDE)
+    clear_meld_caches()
+    for rack in ("K8 B5", "O6 O7 K4", "R11 R10"):  # on the found table (known), as on the same table parsed
+        known, parsed = (solve(t, TileSet.parse(rack, WIDE), rules=WIDE) for t in (found.table, fresh))
+        assert (known is None) == (parsed is None)
+        if known is not None and parsed is not None:
+            assert known.tiles == parsed.tiles and search_codes(known.table) == search_codes(parsed.table)
+    with pytest.raises(InvalidMeldError, match="out of range"):
+        _core.solve_play((-1,), TileSet()._s, _core.SearchRules(RuleSet().params, 30, True, True,
+                                                                _core.JokerPolicy.REPLACE, 30), True, 0, None)

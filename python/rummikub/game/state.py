@@ -62,6 +62,13 @@ class Game:
                  first_method: str = "given", clock: Clock | None = None) -> None:
         """Low level: a game from a deal. ``pool`` lists the pool in draw order (the next tile first).
         Prefer :meth:`new` or :meth:`from_deal`."""
+        self._start(rules, racks, pool, first_player, seed, first_draws, first_method, clock, True)
+
+    def _start(self, rules: RuleSet, racks: Sequence[TileSet], pool: Sequence[Tile], first_player: int,
+               seed: int | None, first_draws: Sequence[Sequence[tuple[int, Tile]]], first_method: str,
+               clock: Clock | None, check_tiles: bool) -> None:
+        """__init__'s work; ``check_tiles`` False skips checking that the deal holds exactly the rule set's tiles
+        (:meth:`new` deals the full set it shuffled)."""
         if not isinstance(rules, RuleSet):
             raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__}")
         n = len(racks)
@@ -95,7 +102,8 @@ class Game:
         # the record's header, written when first read (a game played to the end by bots never needs it)
         self._header_dict: dict[str, Any] | None = None
         self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
-        self._check_tile_count()
+        if check_tiles:
+            self._check_tile_count()
         self._sizes = [r._s.size() for r in self._racks]  # each rack's size, kept with the racks
         self._start_turn(None)
 
@@ -125,14 +133,14 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RummikubError(f"seed must be an int, got {shorten(seed)}")
         rng = random.Random(seed)
-        full = _full_tiles(base)
+        full, codes = _full_set(base)
         draws: list[list[tuple[int, Tile]]] = []
         if first_player is None:
             first, draws = _draw_for_first(rng, list(full), players)
             method = "draw"
         else:
             first, method = first_player, "given"
-        deck = list(map(_CODE_OF, full))  # shuffled as codes: the same permutation as of the tiles
+        deck = list(codes)  # shuffled as codes: the same permutation as of the tiles
         rng.shuffle(deck)
         racks = []
         size = base.rack_size
@@ -143,7 +151,9 @@ class Game:
         dealt = [TileSet()] * players
         for i, p in enumerate(order):
             dealt[p] = racks[i]
-        return cls(base, dealt, pool, first, seed=seed, first_draws=draws, first_method=method, clock=clock)
+        game = cls.__new__(cls)
+        game._start(base, dealt, pool, first, seed, draws, method, clock, False)  # the full set: no tile check
+        return game
 
     @classmethod
     def from_deal(cls, racks: Sequence[TileSet | str], pool: Sequence[Tile | str] | str, *,
@@ -718,16 +728,18 @@ def _keep_order(before: Table, layout: Layout, after: Table) -> Layout | None:
     return tuple(out) if changed else None
 
 
-_FULL_TILES: dict[tuple[int, int, int, int], tuple[Tile, ...]] = {}
+_FULL_SETS: dict[tuple[int, int, int, int], tuple[tuple[Tile, ...], tuple[int, ...]]] = {}
 
 
-def _full_tiles(rules: RuleSet) -> tuple[Tile, ...]:
-    """Every tile of the rules' set in canonical order (``list(TileSet.full(rules))``), made once per set."""
+def _full_set(rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[int, ...]]:
+    """Every tile of the rules' set in canonical order (``list(TileSet.full(rules))``) and their codes, made once
+    per set."""
     key = (rules.numbers, rules.colours, rules.copies, rules.jokers)
-    tiles = _FULL_TILES.get(key)
-    if tiles is None:
-        tiles = _FULL_TILES[key] = tuple(TileSet.full(rules))
-    return tiles
+    found = _FULL_SETS.get(key)
+    if found is None:
+        tiles = tuple(TileSet.full(rules))
+        found = _FULL_SETS[key] = (tiles, tuple(map(_CODE_OF, tiles)))
+    return found
 
 
 def _draw_for_first(rng: random.Random, full: list[Tile], players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
