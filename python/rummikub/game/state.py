@@ -62,13 +62,6 @@ class Game:
                  first_method: str = "given", clock: Clock | None = None) -> None:
         """Low level: a game from a deal. ``pool`` lists the pool in draw order (the next tile first).
         Prefer :meth:`new` or :meth:`from_deal`."""
-        self._start(rules, racks, pool, first_player, seed, first_draws, first_method, clock, True)
-
-    def _start(self, rules: RuleSet, racks: Sequence[TileSet], pool: Sequence[Tile], first_player: int,
-               seed: int | None, first_draws: Sequence[Sequence[tuple[int, Tile]]], first_method: str,
-               clock: Clock | None, check_tiles: bool) -> None:
-        """__init__'s work; ``check_tiles`` False skips checking that the deal holds exactly the rule set's tiles
-        (:meth:`new` deals the full set it shuffled)."""
         if not isinstance(rules, RuleSet):
             raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__}")
         n = len(racks)
@@ -102,8 +95,7 @@ class Game:
         # the record's header, written when first read (a game played to the end by bots never needs it)
         self._header_dict: dict[str, Any] | None = None
         self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
-        if check_tiles:
-            self._check_tile_count()
+        self._check_tile_count()
         self._sizes = [r._s.size() for r in self._racks]  # each rack's size, kept with the racks
         self._start_turn(None)
 
@@ -151,9 +143,7 @@ class Game:
         dealt = [TileSet()] * players
         for i, p in enumerate(order):
             dealt[p] = racks[i]
-        game = cls.__new__(cls)
-        game._start(base, dealt, pool, first, seed, draws, method, clock, False)  # the full set: no tile check
-        return game
+        return cls(base, dealt, pool, first, seed=seed, first_draws=draws, first_method=method, clock=clock)
 
     @classmethod
     def from_deal(cls, racks: Sequence[TileSet | str], pool: Sequence[Tile | str] | str, *,
