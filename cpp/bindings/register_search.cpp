@@ -121,11 +121,6 @@ Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, con
   return out;
 }
 
-bool same_params(const Params& a, const Params& b) {
-  return a.numbers == b.numbers && a.colours == b.colours && a.copies == b.copies && a.jokers == b.jokers &&
-         a.min_len == b.min_len;
-}
-
 // The last table solve_play checked or found on this thread, by content (its meld codes and the rules' tile
 // parameters): a game asks about the same table turn after turn (a draw leaves it, a play leaves the table the
 // last search found), and a table's check depends on nothing else. Per thread: nothing is shared.
@@ -140,7 +135,7 @@ thread_local KnownTable known_table;
 // The checked table of `codes` under `p`: the known table when it is that one, else table_of's (then known).
 const Position& known_table_of(const std::vector<int64_t>& codes, const Params& p) {
   KnownTable& k = known_table;
-  if (!k.valid || !same_params(k.p, p) || k.codes != codes) {
+  if (!k.valid || k.p != p || k.codes != codes) {
     k.valid = false;  // until the check passes
     k.pos = table_of(codes, p);
     k.codes = codes;

@@ -38,6 +38,12 @@ struct Params {
   int copies = 2;
   int jokers = 2;
   int min_len = 3;
+  // Returns true when every parameter is the same.
+  bool operator==(const Params& o) const {
+    return numbers == o.numbers && colours == o.colours && copies == o.copies && jokers == o.jokers &&
+           min_len == o.min_len;
+  }
+  bool operator!=(const Params& o) const { return !(*this == o); }
 };
 
 // Returns true when the parameters are inside what the engine supports.

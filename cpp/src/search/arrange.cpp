@@ -9,15 +9,6 @@
 #include "programme.h"
 
 namespace rummikub {
-namespace {
-
-// Returns true when two rule sets' parameters are the same.
-bool same_params(const Params& a, const Params& b) {
-  return a.numbers == b.numbers && a.colours == b.colours && a.copies == b.copies && a.jokers == b.jokers &&
-         a.min_len == b.min_len;
-}
-
-}  // namespace
 
 // The paths to legal ends that can_arrange found (search.h): for each, the multiset it arranged and the state at
 // each depth; the entry last used goes last when a new path needs room.
@@ -44,7 +35,7 @@ struct ArrangeGuides::Impl {
     Entry* best = nullptr;
     int best_d = INT32_MAX;
     for (Entry& e : entries) {
-      if (e.path.size() != depth + 1 || !same_params(e.p, in.p)) continue;
+      if (e.path.size() != depth + 1 || e.p != in.p) continue;
       int d = std::abs(e.jokers - in.table_jokers);
       for (int c = 0; c < in.p.colours; ++c) {
         for (int n = 1; n <= in.p.numbers; ++n) {
