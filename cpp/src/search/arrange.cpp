@@ -197,159 +197,159 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-  return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self, size_t li, int n,
-                                                                                   int c) -> bool {
-    constexpr bool kGuided = decltype(guided_tag)::value;
-    if (li == depth) return ends_legally(*path[li]);
-    if (++expanded > budget) {
-      gave_up = true;
-      return true;  // (unwinds the search; nothing is remembered on the way out)
-    }
-    const int next_n = c == C ? n + 1 : n, next_c = c == C ? 0 : c + 1;
-    const Node& x = *path[li];
-    Node& child = *path[li + 1];
-    DeadEnds& dead = dead_at[li + 1];
-    // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
-    // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
-    // path that leads to a legal end, so the first one found is the same.
-    // (The deeper steps add dead ends to deeper depths only: the slot of the child's counts in its own depth's
-    // dead ends, found to compare it, is where it goes when it leads nowhere.)
-    auto visit = [&]() -> bool {
-      size_t at = kNoSlot;  // (most depths have no dead end: no hashing)
-      if (!dead.ends.empty()) {
-        at = dead.slot(child.s.misc);
-        if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self, size_t li,
+                                                                                         int n, int c) -> bool {
+      constexpr bool kGuided = decltype(guided_tag)::value;
+      if (li == depth) return ends_legally(*path[li]);
+      if (++expanded > budget) {
+        gave_up = true;
+        return true;  // (unwinds the search; nothing is remembered on the way out)
       }
-      const size_t before = expanded;
-      if (self(self, li + 1, next_n, next_c)) return true;
-      // A child whose expansion made no child of its own that was expanded in turn costs about as much to
-      // expand again as to remember and compare: only the others are remembered.
-      if (expanded - before > 1) remember_dead_end(dead, child.s, at);
-      return false;
-    };
-    // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
-    // tile promised, and an idle colour step (with colour_step's checks and counts).
-    if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
-      if (c == C) {
+      const int next_n = c == C ? n + 1 : n, next_c = c == C ? 0 : c + 1;
+      const Node& x = *path[li];
+      Node& child = *path[li + 1];
+      DeadEnds& dead = dead_at[li + 1];
+      // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
+      // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
+      // path that leads to a legal end, so the first one found is the same.
+      // (The deeper steps add dead ends to deeper depths only: the slot of the child's counts in its own depth's
+      // dead ends, found to compare it, is where it goes when it leads nowhere.)
+      auto visit = [&]() -> bool {
+        size_t at = kNoSlot;  // (most depths have no dead end: no hashing)
+        if (!dead.ends.empty()) {
+          at = dead.slot(child.s.misc);
+          if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
+        }
+        const size_t before = expanded;
+        if (self(self, li + 1, next_n, next_c)) return true;
+        // A child whose expansion made no child of its own that was expanded in turn costs about as much to
+        // expand again as to remember and compare: only the others are remembered.
+        if (expanded - before > 1) remember_dead_end(dead, child.s, at);
+        return false;
+      };
+      // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
+      // tile promised, and an idle colour step (with colour_step's checks and counts).
+      if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
+        if (c == C) {
+          carry_into(x, child);
+        } else {
+          if (!carry_through_colour(x, n, c, 0, child)) return false;
+          if (stats != nullptr) ++stats->transitions;
+        }
+        if (stats != nullptr) ++stats->states;
+        return visit();
+      }
+      // The children are made one at a time: the first often leads to a legal end, and the others are then never
+      // made. A colour step's, in colour_step's order: for each count of table copies promised to groups (ga),
+      // each count of free jokers placed in the runs (y), each transition of the colour's runs through the rest.
+      // A group step's, as group_step would: one for each count of free jokers the promised groups can take (they
+      // differ in that count, so none dominates another). The input has no rack: no score, and no retrieval rule.
+      if (c < C) {
+        const int table_here = in_.table[c][n];
+        const int ga_most = std::min<int>(table_here, in_.group_possible[n] ? 7 : 0);
+        const int placed = jokers_placed(x.s);
+        const int jokers = jokers_left(placed);
+        const int y_most = in_.joker_fits[c][n] ? jokers : 0;
+        const uint64_t g = x.s.misc & kPromisedBits;
+        const int deficit_others = others_deficit(x, c);
+        int members_before = 0, most_before = 0;
+        if (g != 0) promised_before(g, c, members_before, most_before);
+        const DeficitAt at = deficit_input[c][n];
+        const uint8_t* after = members_after_[n][c];
+        const uint64_t runs = x.s.runs[c];
+        // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
+        // colour_child makes them); the rest is set once.
         carry_into(x, child);
-      } else {
-        if (!carry_through_colour(x, n, c, 0, child)) return false;
-        if (stats != nullptr) ++stats->transitions;
-      }
-      if (stats != nullptr) ++stats->states;
-      return visit();
-    }
-    // The children are made one at a time: the first often leads to a legal end, and the others are then never
-    // made. A colour step's, in colour_step's order: for each count of table copies promised to groups (ga),
-    // each count of free jokers placed in the runs (y), each transition of the colour's runs through the rest.
-    // A group step's, as group_step would: one for each count of free jokers the promised groups can take (they
-    // differ in that count, so none dominates another). The input has no rack: no score, and no retrieval rule.
-    if (c < C) {
-      const int table_here = in_.table[c][n];
-      const int ga_most = std::min<int>(table_here, in_.group_possible[n] ? 7 : 0);
-      const int placed = jokers_placed(x.s);
-      const int jokers = jokers_left(placed);
-      const int y_most = in_.joker_fits[c][n] ? jokers : 0;
-      const uint64_t g = x.s.misc & kPromisedBits;
-      const int deficit_others = others_deficit(x, c);
-      int members_before = 0, most_before = 0;
-      if (g != 0) promised_before(g, c, members_before, most_before);
-      const DeficitAt at = deficit_input[c][n];
-      const uint8_t* after = members_after_[n][c];
-      const uint64_t runs = x.s.runs[c];
-      // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
-      // colour_child makes them); the rest is set once.
-      carry_into(x, child);
-      child.score = 0;
-      // The child that makes the guide's step in this colour first (the same copies promised to groups, the same
-      // jokers placed, the same runs after), when x has one.
-      int want_ga = -1, want_y = -1;
-      uint64_t want_runs = 0;
-      if (kGuided && guide[li].runs[c] == runs) {
-        const State& from = guide[li];
-        const State& to = guide[li + 1];
-        want_ga = static_cast<int>((to.misc >> (9 * c)) & 7);
-        want_y = jokers_placed(to) - jokers_placed(from);
-        want_runs = to.runs[c];
-      }
-      bool tried = false;
-      if (kGuided && want_ga >= 0 && want_ga <= ga_most && want_y >= 0 && want_y <= y_most) {
-        const int ga = want_ga, y = want_y;
-        const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
-        const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
-        const int left = jokers - y;
-        if (others <= left) {
-          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
-          const int slots[kSlots] = {table_here - ga, 0, 0, y};
-          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
-          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
-          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-            const Transition& t = transition_memo.pool[ti];
-            if (t.next != want_runs) continue;
-            const int deficit = joker_deficit(t.needs, at);
-            if (others + deficit > left) break;
-            child.s.runs[c] = t.next;
-            child.s.misc = misc;
-            child.info = static_cast<uint32_t>(ga << 4 | y << 16);
-            child.actions = t.actions;
-            child.deficit[c] = static_cast<uint8_t>(deficit);
-            if (stats != nullptr) ++stats->states;
-            if (visit()) return true;
-            tried = true;
-            break;
-          }
+        child.score = 0;
+        // The child that makes the guide's step in this colour first (the same copies promised to groups, the same
+        // jokers placed, the same runs after), when x has one.
+        int want_ga = -1, want_y = -1;
+        uint64_t want_runs = 0;
+        if (kGuided && guide[li].runs[c] == runs) {
+          const State& from = guide[li];
+          const State& to = guide[li + 1];
+          want_ga = static_cast<int>((to.misc >> (9 * c)) & 7);
+          want_y = jokers_placed(to) - jokers_placed(from);
+          want_runs = to.runs[c];
         }
-      }
-      for (int ga = 0; ga <= ga_most; ++ga) {
-        const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
-        const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
-        for (int y = 0; y <= y_most; ++y) {
+        bool tried = false;
+        if (kGuided && want_ga >= 0 && want_ga <= ga_most && want_y >= 0 && want_y <= y_most) {
+          const int ga = want_ga, y = want_y;
+          const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
+          const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
           const int left = jokers - y;
-          if (others > left) continue;
-          const int slots[kSlots] = {table_here - ga, 0, 0, y};
-          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
-          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
-          if (stats != nullptr) stats->transitions += tcount;
-          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
-          const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
-          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-            const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
-            const int deficit = joker_deficit(t.needs, at);
-            if (others + deficit > left) continue;
-            if (kGuided && tried && ga == want_ga && y == want_y && t.next == want_runs) continue;  // (tried first)
-            child.s.runs[c] = t.next;
-            child.s.misc = misc;
-            child.info = info;
-            child.actions = t.actions;
-            child.deficit[c] = static_cast<uint8_t>(deficit);
-            if (stats != nullptr) ++stats->states;
-            if (visit()) return true;
+          if (others <= left) {
+            const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
+            const int slots[kSlots] = {table_here - ga, 0, 0, y};
+            const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
+            const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+            for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+              const Transition& t = transition_memo.pool[ti];
+              if (t.next != want_runs) continue;
+              const int deficit = joker_deficit(t.needs, at);
+              if (others + deficit > left) break;
+              child.s.runs[c] = t.next;
+              child.s.misc = misc;
+              child.info = static_cast<uint32_t>(ga << 4 | y << 16);
+              child.actions = t.actions;
+              child.deficit[c] = static_cast<uint8_t>(deficit);
+              if (stats != nullptr) ++stats->states;
+              if (visit()) return true;
+              tried = true;
+              break;
+            }
           }
         }
+        for (int ga = 0; ga <= ga_most; ++ga) {
+          const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
+          const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
+          for (int y = 0; y <= y_most; ++y) {
+            const int left = jokers - y;
+            if (others > left) continue;
+            const int slots[kSlots] = {table_here - ga, 0, 0, y};
+            const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
+            const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+            if (stats != nullptr) stats->transitions += tcount;
+            const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
+            const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
+            for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+              const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
+              const int deficit = joker_deficit(t.needs, at);
+              if (others + deficit > left) continue;
+              if (kGuided && tried && ga == want_ga && y == want_y && t.next == want_runs) continue;  // (tried first)
+              child.s.runs[c] = t.next;
+              child.s.misc = misc;
+              child.info = info;
+              child.actions = t.actions;
+              child.deficit[c] = static_cast<uint8_t>(deficit);
+              if (stats != nullptr) ++stats->states;
+              if (visit()) return true;
+            }
+          }
+        }
+        return false;
       }
-      return false;
-    }
-    const uint64_t g = x.s.misc & kPromisedBits;  // (not 0: an idle group step went straight on above)
-    // The child placing as many jokers as the guide's step first.
-    int first = -1;
-    if (kGuided) {
-      const int y = jokers_placed(guide[li + 1]) - jokers_placed(guide[li]);
-      if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
+      const uint64_t g = x.s.misc & kPromisedBits;  // (not 0: an idle group step went straight on above)
+      // The child placing as many jokers as the guide's step first.
+      int first = -1;
+      if (kGuided) {
+        const int y = jokers_placed(guide[li + 1]) - jokers_placed(guide[li]);
+        if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
+          child = group_child(x, 0, n, y, 0, x.score);
+          if (stats != nullptr) ++stats->states;
+          if (visit()) return true;
+          first = y;
+        }
+      }
+      for (int y = 0; y <= jokers_left(jokers_placed(x.s)); ++y) {
+        if (stats != nullptr) ++stats->transitions;
+        if ((kGuided && y == first) || group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
         child = group_child(x, 0, n, y, 0, x.score);
         if (stats != nullptr) ++stats->states;
         if (visit()) return true;
-        first = y;
       }
-    }
-    for (int y = 0; y <= jokers_left(jokers_placed(x.s)); ++y) {
-      if (stats != nullptr) ++stats->transitions;
-      if ((kGuided && y == first) || group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
-      child = group_child(x, 0, n, y, 0, x.score);
-      if (stats != nullptr) ++stats->states;
-      if (visit()) return true;
-    }
-    return false;
-  };
+      return false;
+    };
   };
   bool found;
   if (guided) {
