@@ -62,8 +62,6 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
     relaxations.push_back(inputs[i]);
     relaxations.back().mode.retrieval_rule = false;
     finish_mode(relaxations.back());
-    // (With no rack joker, every free joker is a retrieved one: a group holding one needs the rule's rack tiles.)
-    if (inputs[i].rack_jokers == 0) relaxations.back().mode.group_rack = inputs[i].mode.rack_needed;
     searched[i] = &relaxations.back();
   }
   // One floor for every input at each pass, under the highest bound: an input whose own bound is under it waits

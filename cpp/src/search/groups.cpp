@@ -52,8 +52,7 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
           rack += grp.members[k].slot == kRackTile ? 1 : 0;
         }
         if (numbered == 0) return false;
-        const int jokers_from = m.group_rack > rack ? 1 : 0;  // (Mode::group_rack: no free joker without them)
-        for (int a = 0; a <= (jokers_from > 0 ? 0 : left); ++a) {
+        for (int a = 0; a <= left; ++a) {
           const int size = grp.size + a;
           if (size < std::max(3, m.min_len) || size > colours) continue;
           grp.jokers = a;

@@ -26,8 +26,7 @@ struct GroupBuild {
 // The key of group_split's question.
 inline uint64_t group_key(uint64_t g, int jokers, int colours, const Mode& m) {
   return g | static_cast<uint64_t>(jokers) << 36 | static_cast<uint64_t>(colours) << 42 |
-         static_cast<uint64_t>(m.retrieval_rule ? m.rack_needed + 1 : m.group_rack > 0 ? m.group_rack + 4 : 0) << 45 |
-         static_cast<uint64_t>(m.min_len) << 48;
+         static_cast<uint64_t>(m.retrieval_rule ? m.rack_needed + 1 : 0) << 45 | static_cast<uint64_t>(m.min_len) << 48;
 }
 // The answers of group_split, by key (each scratch its own): a direct-mapped cache. The keys a search asks are
 // few and asked again soon; a collision only costs one split again (a hash map's lookup cost more than most

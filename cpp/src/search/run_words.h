@@ -30,10 +30,6 @@ struct Mode {
   bool retrieval_rule = false;  // do retrieved jokers need rack tiles in their meld?
   int rack_needed = 0;          // rack tiles (a rack joker counts) such a meld needs: 1 or 2
   bool strict = false;  // ... and no rack joker can be uncovered (see extend_run): a run leaving one never closes
-  // Without the rule, in its relaxation when the free jokers are all retrieved ones (no rack joker): the rack tiles
-  // a group holding a free joker needs (0: none), a condition of the rule that costs the runs' states nothing.
-  // (Groups only: id() leaves it out, and GroupsMemo's key holds it.)
-  int group_rack = 0;
   // Returns the mode packed into 9 bits (the memos' keys).
   uint32_t id() const {
     return static_cast<uint32_t>(min_len) | static_cast<uint32_t>(track_real) << 4 |
