@@ -20,7 +20,7 @@ from tests.helpers import oracle as O  # noqa: E402
 from tests.helpers.positions import ODD_RULES, Position, joker_stream, make_position, position_stream  # noqa: E402
 from tests.helpers.verdicts import assert_arrange_agrees  # noqa: E402
 
-from rummikub import RuleSet, TileSet  # noqa: E402
+from rummikub import RuleSet, Table, TileSet  # noqa: E402
 from rummikub.legality import check_turn  # noqa: E402
 from rummikub.search import plays, solve  # noqa: E402
 
@@ -244,3 +244,17 @@ def test_solve_batch_matches_solve() -> None:
             got = {"tiles": (n, value), "value": (value, n),
                    "penalty": (played.value(rules.joker_penalty), n)}[objective]
             assert got == want, (str(p), objective, got, want)
+
+
+def test_retrieved_joker_plays_found_by_the_relaxation() -> None:
+    """A position of the slow stream (chunk 2) where the search once missed the optimum by a tile: two table jokers
+    under ``replace``, no rack joker, and the best play (six tiles) frees a joker. The retrieval rule's relaxation
+    must keep every play that meets the rule, or the option's best is lost."""
+    rules = RuleSet(numbers=10, colours=4, copies=2, jokers=2, min_len=3, opening_threshold=30,
+                    joker_in_opening=False, extend_after_opening=False, joker_retrieval="replace")
+    pos = Position(rules, Table.parse("O1 O2 O3 O4 O5 O6 | K7 B7 O7 | B1 J B3 | K4 J K6 K7 K8 K9 | R3 R4 R5 R6 R7 | "
+                                      "K9 B9 O9 R9 | K8 B8 O8", rules),
+                   TileSet.parse("K5 K5 B1 B8 B10 O1 R2 R9", rules), label="relaxation")
+    assert cross_check(pos) is None
+    play = solve(pos.table, pos.rack, rules=rules, opened=True)
+    assert play is not None and len(play.tiles) == 6
