@@ -19,10 +19,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
+from dump_positions import Position, block  # noqa: E402  (this script's folder is on sys.path)
 from rummikub.arena import play_game  # noqa: E402
 from rummikub.search import LegalPlays  # noqa: E402
-
-POLICIES = {"free": 0, "replace": 1, "replace_from_rack": 2}
 
 
 def main(out: Path, games: int) -> None:
@@ -31,14 +30,8 @@ def main(out: Path, games: int) -> None:
     original_init, original_getitem = LegalPlays.__init__, LegalPlays.__getitem__
 
     def init(self: LegalPlays, table: Any, rack: Any, rules: Any, opened: bool, limit: Any) -> None:
-        r = rules
-        lines = [f"P {r.numbers} {r.colours} {r.copies} {r.jokers} {r.min_len} {r.opening_threshold} "
-                 f"{int(r.joker_in_opening)} {int(r.extend_after_opening)} {POLICIES[r.joker_retrieval]} "
-                 f"{int(opened)} 0"]
-        lines += ["T " + " ".join(str(t.code) for t in meld) for meld in table]
-        lines.append("R " + " ".join(str(t.code) for t in rack))
         read: list[int] = []
-        blocks.append(("\n".join(lines), read))
+        blocks.append((block(Position(rules, table, rack, opened)), read))
         by_listing[id(self)] = read
         original_init(self, table, rack, rules, opened, limit)
 

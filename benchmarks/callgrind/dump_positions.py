@@ -27,17 +27,22 @@ POLICIES = {"free": 0, "replace": 1, "replace_from_rack": 2}
 OBJECTIVES = {"tiles": 0, "value": 1, "penalty": 2}
 
 
+def block(p: Position) -> str:
+    """One position in the driver's format: its ``P`` line, ``T`` lines and ``R`` line (no trailing newline)."""
+    r = p.rules
+    lines = [f"P {r.numbers} {r.colours} {r.copies} {r.jokers} {r.min_len} {r.opening_threshold} "
+             f"{int(r.joker_in_opening)} {int(r.extend_after_opening)} {POLICIES[r.joker_retrieval]} "
+             f"{int(p.opened)} {OBJECTIVES[p.objective]}"]
+    lines += ["T " + " ".join(str(t.code) for t in meld) for meld in p.table]
+    lines.append("R " + " ".join(str(t.code) for t in p.rack))
+    return "\n".join(lines)
+
+
 def dump(path: Path, positions: list[Position]) -> None:
     """Write positions to path in the driver's format."""
     with path.open("w") as f:
         for p in positions:
-            r = p.rules
-            f.write(f"P {r.numbers} {r.colours} {r.copies} {r.jokers} {r.min_len} {r.opening_threshold} "
-                    f"{int(r.joker_in_opening)} {int(r.extend_after_opening)} {POLICIES[r.joker_retrieval]} "
-                    f"{int(p.opened)} {OBJECTIVES[p.objective]}\n")
-            for meld in p.table:
-                f.write("T " + " ".join(str(t.code) for t in meld) + "\n")
-            f.write("R " + " ".join(str(t.code) for t in p.rack) + "\n")
+            f.write(block(p) + "\n")
 
 
 def main(out: Path, count: int) -> None:
