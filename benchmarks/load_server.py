@@ -144,7 +144,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    import httpx
+    import httpx2  # the test extra's HTTP client (the one Starlette's test client uses)
 
     port = args.port or free_port()
     workdir = tempfile.mkdtemp(prefix="rummikub-load-")
@@ -156,12 +156,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                "--db", db, "--bot-delay", str(args.bot_delay), "--writer", args.writer, "--log-level", "warning"], env=env)
     try:
         base = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
             for _ in range(200):
                 try:
                     await http.get("/api/rooms/none")
                     break
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     await asyncio.sleep(0.05)
             await asyncio.sleep(0.5)
             rss_before = rss_kib(server.pid)
