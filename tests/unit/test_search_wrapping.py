@@ -8,7 +8,7 @@ import copy
 import dataclasses
 import pickle
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 import pytest
@@ -95,10 +95,12 @@ def test_solve_tables_are_made_of_shared_melds_and_know_their_codes() -> None:
             continue
         checked += 1
         assert play.table.tiles() == p.table.tiles() | play.tiles
-        assert type(play.tiles) is TileSet and type(play.table) is Table
+        # a Table (a private subclass that makes its melds on first read, then is a plain Table)
+        assert type(play.tiles) is TileSet and isinstance(play.table, Table)
         for m in play.table:
             assert type(m) is Meld and Meld.parse(str(m), p.rules) == m
             assert m is Meld._wrap(m._m)  # the one shared Meld of its key
+        assert type(play.table) is Table
         # the codes the result table carries are those of its melds, so the next search reads them as they are
         assert play.table._codes == tuple(_core.meld_code(m._m) for m in play.table)
         assert search_codes(Table(list(play.table))) == play.table._codes
@@ -223,6 +225,43 @@ def test_a_found_table_makes_its_melds_when_first_read() -> None:
     assert pickle.loads(pickle.dumps(again.table)) == play.table and copy.copy(again.table) == play.table
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         getattr(again.table, "nope")
+
+
+def test_a_found_table_is_a_table_before_and_after_its_melds_are_made() -> None:
+    # a search's table makes its melds on first read; everything a user does with it gives what the same plain
+    # Table gives, whether it comes first or after another read has made the melds
+    table = Table.parse("R1 R2 R3 | K5 B5 O5 | O9 O10 J")
+    plain = Table.parse("K5 B5 O5 | R1 R2 R3 R4 R5 | O8 O9 O10 J")  # in the order the search gives
+    checks = {
+        "repr": lambda t: repr(t) == repr(plain),
+        "str": lambda t: str(t) == str(plain),
+        "eq": lambda t: t == plain and plain == t and t != Table() and t != str(plain),
+        "hash": lambda t: hash(t) == hash(plain),
+        "pickle": lambda t: pickle.loads(pickle.dumps(t)) == plain and type(pickle.loads(pickle.dumps(t))) is Table,
+        "copy": lambda t: copy.copy(t) == plain and copy.deepcopy(t) == plain,
+        "isinstance": lambda t: isinstance(t, Table) and isinstance(t, Sequence),
+        "len": lambda t: len(t) == 3 and bool(t),
+        "index": lambda t: t[0] == plain[0] and t[-1] == plain[-1] and list(t) == list(plain),
+        "slice": lambda t: t[1:] == plain[1:] and type(t[1:]) is Table and t[:0] == Table(),
+        "add": lambda t: t + Table() == plain and type(t + [plain[0]]) is Table and len(t + [plain[0]]) == 4,
+        "tiles": lambda t: t.tiles() == plain.tiles() and t.value == plain.value,
+        "jokers": lambda t: t.joker_slots() == plain.joker_slots(),
+        "canonical": lambda t: t.canonical() == plain and type(t.canonical()) is Table,
+        "contains": lambda t: plain[1] in t and Meld.parse("K1 K2 K3") not in t,
+    }
+    for name, check in checks.items():
+        for read_first in (False, True):
+            play = solve(table, TileSet.parse("R4 R5 O8 K9"))
+            assert play is not None and play.table._codes is not None
+            if read_first:
+                play.table[0]
+                assert type(play.table) is Table
+            assert check(play.table), name
+            with pytest.raises(AttributeError, match="immutable"):
+                play.table._melds = ()  # type: ignore[misc]
+            with pytest.raises(AttributeError, match="'Table' object has no attribute 'nope'"):
+                getattr(play.table, "nope")
+    assert not hasattr(Table, "__getattr__")  # attribute reads on a plain Table stay on CPython's fast path
 
 
 def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
