@@ -1,0 +1,69 @@
+"""The deal's shuffle (game/state.py) is random.shuffle's exact sequence: a record replays its deal from the seed."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummikub.game import state
+
+
+def shuffled_both_ways(rng: random.Random, seed: int, size: int) -> tuple[list[int], list[int], random.Random]:
+    expected, got = list(range(size)), list(range(size))
+    reference = random.Random(seed)
+    reference.shuffle(expected)
+    state._shuffle(rng, got)
+    return expected, got, reference
+
+
+def test_the_same_permutation_and_generator_state_over_many_seeds_and_sizes() -> None:
+    sizes = [0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 64, 65, 104, 106, 127, 128, 129, 160, 1000, 4095, 4096]
+    for seed in range(300):
+        for size in sizes[: 12 if seed % 10 else len(sizes)]:
+            rng = random.Random(seed)
+            expected, got, reference = shuffled_both_ways(rng, seed, size)
+            assert got == expected, (seed, size)
+            assert rng.getstate() == reference.getstate(), (seed, size)
+            assert rng.random() == reference.random()  # and the generator goes on alike
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=5000))
+def test_the_same_permutation_for_any_seed_and_size(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    rng.random()  # a generator part-way through its stream
+    reference_rng = random.Random(seed)
+    reference_rng.random()
+    expected, got = list(range(size)), list(range(size))
+    reference_rng.shuffle(expected)
+    state._shuffle(rng, got)
+    assert got == expected and rng.getstate() == reference_rng.getstate()
+
+
+def test_a_subclass_of_random_shuffles_its_own_way() -> None:
+    class Halves(random.Random):
+        def random(self) -> float:
+            return 0.5
+
+        def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    items = list(range(10))
+    state._shuffle(Halves(1), items)
+    assert items == list(range(9, -1, -1))
+
+
+def test_seeded_deals_are_those_of_random_shuffle() -> None:
+    # Game.new deals the shuffled full set: the racks and pool are random.shuffle's permutation of the set
+    from rummikub import Game, RuleSet
+
+    for seed in range(20):
+        rules = RuleSet.preset("classic")
+        game = Game.new(players=4, rules=rules, seed=seed, first_player=0)
+        deck = [t.code for t in state._full_set(rules)[0]]
+        random.Random(seed).shuffle(deck)
+        racks = [sorted(deck[i * 14:(i + 1) * 14]) for i in range(4)]
+        assert [sorted(t.code for t in game.rack(p)) for p in range(4)] == racks
+        assert [t.code for t in reversed(game._pool)] == deck[56:]
