@@ -67,3 +67,38 @@ def test_seeded_deals_are_those_of_random_shuffle() -> None:
         racks = [sorted(deck[i * 14:(i + 1) * 14]) for i in range(4)]
         assert [sorted(t.code for t in game.rack(p)) for p in range(4)] == racks
         assert [t.code for t in reversed(game._pool)] == deck[56:]
+
+
+def test_new_deals_the_full_set_and_checks_its_arguments() -> None:
+    # Game.new skips the check that the racks and pool are the full set (it deals the set itself): the check passes
+    from rummikub import Game, RuleSet, RummikubError
+
+    for preset in ("classic", "standard", "digital"):
+        for seed in range(5):
+            for first in (None, 1):
+                game = Game.new(players=3, preset=preset, seed=seed, first_player=first)
+                game._check_tile_count()
+                assert sum(game.rack_sizes()) + game.pool_size == game.rules.tile_count
+    for bad in (3, -1, True, "0"):
+        try:
+            Game.new(players=3, seed=1, first_player=bad)  # type: ignore[arg-type]
+        except RummikubError as exc:
+            assert "first_player" in str(exc)
+        else:
+            raise AssertionError(f"first_player {bad!r} accepted")
+    try:
+        Game.new(players=2, seed=1, clock=5)  # type: ignore[arg-type]
+    except RummikubError as exc:
+        assert "clock" in str(exc)
+    else:
+        raise AssertionError("a clock that is not callable accepted")
+
+    class Counted(Game):
+        made = 0
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            Counted.made += 1
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    game = Counted.new(players=2, seed=4, rules=RuleSet.preset("classic"))
+    assert type(game) is Counted and Counted.made == 1 and game.pool_size == 106 - 28

@@ -62,6 +62,13 @@ class Game:
                  first_method: str = "given", clock: Clock | None = None) -> None:
         """Low level: a game from a deal. ``pool`` lists the pool in draw order (the next tile first).
         Prefer :meth:`new` or :meth:`from_deal`."""
+        self._set_up(rules, racks, pool, first_player, seed, first_draws, first_method, clock, True)
+
+    def _set_up(self, rules: RuleSet, racks: Sequence[TileSet], pool: Sequence[Tile], first_player: int,
+                seed: int | None, first_draws: Sequence[Sequence[tuple[int, Tile]]], first_method: str,
+                clock: Clock | None, check_tiles: bool) -> None:
+        """``__init__``: checks the arguments and sets the game up; ``check_tiles`` False skips the check that the
+        racks and pool are the full set (:meth:`new` deals the full set itself)."""
         if not isinstance(rules, RuleSet):
             raise RummikubError(f"rules must be a RuleSet, got {type(rules).__name__}")
         n = len(racks)
@@ -95,7 +102,8 @@ class Game:
         # the record's header, written when first read (a game played to the end by bots never needs it)
         self._header_dict: dict[str, Any] | None = None
         self._deal = (tuple(self._racks), tuple(pool), first_method, tuple(map(tuple, first_draws)))
-        self._check_tile_count()
+        if check_tiles:
+            self._check_tile_count()
         self._sizes = [r._s.size() for r in self._racks]  # each rack's size, kept with the racks
         self._start_turn(None)
 
@@ -131,6 +139,9 @@ class Game:
             first, draws = _draw_for_first(rng, list(full), players)
             method = "draw"
         else:
+            if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+                raise RummikubError(f"first_player must be a player index in 0..{players - 1}, got "
+                                    f"{shorten(first_player)}")
             first, method = first_player, "given"
         deck = list(codes)  # shuffled as codes: the same permutation as of the tiles
         _shuffle(rng, deck)
@@ -143,7 +154,11 @@ class Game:
         dealt = [TileSet()] * players
         for i, p in enumerate(order):
             dealt[p] = racks[i]
-        return cls(base, dealt, pool, first, seed=seed, first_draws=draws, first_method=method, clock=clock)
+        if cls.__init__ is not Game.__init__:  # a subclass's own __init__ is called as it expects
+            return cls(base, dealt, pool, first, seed=seed, first_draws=draws, first_method=method, clock=clock)
+        game = object.__new__(cls)  # (cls(...), without the check that the deal is the full set: it is)
+        game._set_up(base, dealt, pool, first, seed, draws, method, clock, False)
+        return game
 
     @classmethod
     def from_deal(cls, racks: Sequence[TileSet | str], pool: Sequence[Tile | str] | str, *,
