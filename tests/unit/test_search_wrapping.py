@@ -291,3 +291,23 @@ def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
     with pytest.raises(InvalidMeldError, match="out of range"):
         _core.solve_play((-1,), TileSet()._s, _core.SearchRules(RuleSet().params, 30, True, True,
                                                                 _core.JokerPolicy.REPLACE, 30), True, 0, None)
+
+
+def test_solve_play_reads_table_codes_from_any_int_sequence() -> None:
+    # a tuple or list of ints is read directly; other sequences and int-likes convert as a vector argument does,
+    # and anything else is refused with TypeError
+    import numpy as np
+
+    rules = _core.SearchRules(RuleSet().params, 30, True, True, _core.JokerPolicy.REPLACE, 30)
+    table = Table.parse("R1 R2 R3 | K5 B5 O5 | O9 O10 J")
+    codes = search_codes(table)
+    rack = TileSet.parse("R4 R5 O8 K9")._s
+    expected = _core.solve_play(codes, rack, rules, True, 0, None)
+    assert expected is not None
+    for given in (list(codes), np.array(codes, dtype=np.int64), [np.int64(c) for c in codes], tuple(codes)):
+        got = _core.solve_play(given, rack, rules, True, 0, None)  # type: ignore[arg-type]
+        assert got is not None and got[:3] == expected[:3]
+    assert _core.solve_play((), rack, rules, True, 0, None) is None  # no table, nothing of the rack forms a set
+    for bad in ((1.5,), ("1",), (2**70,), (*codes, None), 5, None, "12"):
+        with pytest.raises(TypeError, match="incompatible function arguments"):
+            _core.solve_play(bad, rack, rules, True, 0, None)  # type: ignore[arg-type]
