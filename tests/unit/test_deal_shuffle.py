@@ -102,3 +102,21 @@ def test_new_deals_the_full_set_and_checks_its_arguments() -> None:
 
     game = Counted.new(players=2, seed=4, rules=RuleSet.preset("classic"))
     assert type(game) is Counted and Counted.made == 1 and game.pool_size == 106 - 28
+
+
+def test_the_core_step_checks_its_arguments_and_stops_when_the_words_run_out() -> None:
+    import pytest
+
+    from rummikub import RummikubError, _core
+
+    items = list(range(8))
+    assert _core.shuffle_words(items, 0, b"\xff" * 8) == 0 and items == list(range(8))
+    # index 7 takes k = 4 bits: a word whose top 4 bits are 15 is dropped, one whose top bits are 2 swaps 7 and 2
+    assert _core.shuffle_words(items, 7, (0xF0000000).to_bytes(4, "little") + (0x20000000).to_bytes(4, "little")
+                               + b"\x00\x00") == 6
+    assert items == [0, 1, 7, 3, 4, 5, 6, 2]
+    for top in (-1, 8):
+        with pytest.raises(RummikubError, match="not an index"):
+            _core.shuffle_words(items, top, b"")
+    with pytest.raises(TypeError):
+        _core.shuffle_words(tuple(items), 3, b"")  # type: ignore[arg-type]
