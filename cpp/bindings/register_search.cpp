@@ -25,6 +25,45 @@
 
 using namespace rummikub;
 
+// A table's meld codes as solve_play takes them: pybind11's std::vector<int64_t> argument, read straight from a
+// tuple or list of ints (the caster below) instead of one caster call per code (a table crosses at every search).
+struct TableCodes {
+  std::vector<int64_t> codes;
+};
+
+namespace pybind11::detail {
+template <>
+struct type_caster<TableCodes> {
+  using Vector = make_caster<std::vector<int64_t>>;
+  PYBIND11_TYPE_CASTER(TableCodes, Vector::name);  // the vector's name: signatures and stubs read as before
+
+  bool load(handle src, bool convert) {
+    PyObject* o = src.ptr();
+    if (PyTuple_CheckExact(o) || PyList_CheckExact(o)) {  // the common case: every item an exact int in range
+      const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+      PyObject** items = PySequence_Fast_ITEMS(o);
+      value.codes.resize(static_cast<size_t>(n));
+      bool fast = true;
+      for (Py_ssize_t i = 0; i < n && fast; ++i) {
+        int overflow = 0;
+        const long long c = PyLong_CheckExact(items[i]) ? PyLong_AsLongLongAndOverflow(items[i], &overflow) : 0;
+        fast = PyLong_CheckExact(items[i]) && overflow == 0;
+        value.codes[static_cast<size_t>(i)] = c;
+      }
+      if (fast) return true;
+    }
+    Vector v;  // anything else converts (or is refused) exactly as the vector argument was
+    if (!v.load(src, convert)) return false;
+    value.codes = cast_op<std::vector<int64_t>&&>(std::move(v));
+    return true;
+  }
+
+  static handle cast(const TableCodes& src, return_value_policy policy, handle parent) {
+    return Vector::cast(src.codes, policy, parent);
+  }
+};
+}  // namespace pybind11::detail
+
 namespace {
 
 using Codes = py::typing::Tuple<py::int_, py::ellipsis>;  // meld codes, one per meld
@@ -583,11 +622,11 @@ void register_search(py::module_& m) {
   // a table once per thread while it comes again (known_table_of), as a game asks about it turn after turn.
   m.def(
       "solve_play",
-      [](const std::vector<int64_t>& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
+      [](const TableCodes& table_codes, const TileSet& rack, const SearchRules& rules, bool opened,
          int objective_value, const Limit& limit) {
         const Objective objective = objective_of(objective_value);
         const size_t node_limit = node_limit_of(limit);
-        const Position& pos = known_table_of(table_codes, rules.p);
+        const Position& pos = known_table_of(table_codes.codes, rules.p);
         check_rack(pos, rack, rules.p);
         PlayResult out;
         SearchStats stats;

@@ -4,7 +4,9 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "register.h"
@@ -151,4 +153,39 @@ void register_tiles(py::module_& m) {
   params.def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
   construct_in_new(params);
   construct_in_new(m.attr("TileSet"));
+
+  // random.Random.shuffle's loop over 32-bit words the caller drew (rummikub.game.state._shuffle): for each index i
+  // from `top` down to 1, a word's top k bits (k = (i + 1).bit_length()) are j, taken when j <= i (items i and j
+  // swap) and else dropped, as _randbelow draws getrandbits(k) again. Stops when the words run out or i reaches 0,
+  // and returns i: the caller draws that many words more (each index left takes one at least, so no more words are
+  // drawn than random.shuffle draws).
+  m.def(
+      "shuffle_words",
+      [](const py::list& items, py::ssize_t top, const py::bytes& words) {
+        if (top < 0 || top >= static_cast<py::ssize_t>(PyList_GET_SIZE(items.ptr()))) {
+          raise_error(ErrorKind::Rummikub, "shuffle_words: top " + std::to_string(top) + " is not an index of the list");
+        }
+        char* data = nullptr;
+        py::ssize_t size = 0;
+        if (PyBytes_AsStringAndSize(words.ptr(), &data, &size) != 0) throw py::error_already_set();
+        PyObject** item = PySequence_Fast_ITEMS(items.ptr());
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        for (py::ssize_t at = 0; top > 0 && at + 4 <= size; at += 4) {
+          const uint32_t w = static_cast<uint32_t>(bytes[at]) | static_cast<uint32_t>(bytes[at + 1]) << 8 |
+                             static_cast<uint32_t>(bytes[at + 2]) << 16 | static_cast<uint32_t>(bytes[at + 3]) << 24;
+          const uint64_t n = static_cast<uint64_t>(top) + 1;
+          int k = 0;
+          while (k < 64 && (n >> k) != 0) ++k;  // n.bit_length()
+          if (k > 32) raise_error(ErrorKind::Rummikub, "shuffle_words: the list is too long for 32-bit words");
+          const uint64_t j = static_cast<uint64_t>(w) >> (32 - k);
+          if (j <= static_cast<uint64_t>(top)) {
+            std::swap(item[top], item[static_cast<py::ssize_t>(j)]);
+            --top;
+          }
+        }
+        return top;
+      },
+      py::arg("items"), py::arg("top"), py::arg("words"),
+      "random.shuffle's steps from index `top` down, with 32-bit little-endian words drawn by getrandbits; returns "
+      "the index it stopped at (0: done).");
 }

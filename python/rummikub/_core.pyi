@@ -9,7 +9,7 @@ import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ArrangeGuides', 'ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'solve', 'solve_batch', 'solve_play']
+__all__: list[str] = ['ArrangeGuides', 'ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'shuffle_words', 'solve', 'solve_batch', 'solve_play']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -371,6 +371,10 @@ def meld_of_code(code: typing.SupportsInt | typing.SupportsIndex) -> Meld:
 def read_meld(codes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], params: Params) -> Meld:
     """
     Reads tile codes in order as a meld (jokers positional where the order allows); InvalidMeldError says why not.
+    """
+def shuffle_words(items: list, top: typing.SupportsInt | typing.SupportsIndex, words: bytes) -> int:
+    """
+    random.shuffle's steps from index `top` down, with 32-bit little-endian words drawn by getrandbits; returns the index it stopped at (0: done).
     """
 def solve(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, opened: bool, objective: int, limit: int | None = None) -> SolveResult:
     """

@@ -420,7 +420,7 @@ class Table(Sequence[Meld]):
 
     # _tileset and _jokers are caches that may be unset or None: either way not computed yet (a search's result
     # leaves them unset: a slot set costs as much as a dict lookup per meld of a new table). A search's result also
-    # leaves _melds unset until first read (see __getattr__): it knows its meld codes, and a game loop of bots
+    # leaves _melds unset until first read (see _CodedTable): it knows its meld codes, and a game loop of bots
     # passes most tables from one search to the next without looking at their melds.
     __slots__ = ("_melds", "_tileset", "_jokers", "_codes")
     _melds: tuple[Meld, ...]
@@ -450,18 +450,6 @@ class Table(Sequence[Meld]):
         _set_jokers(out, None)
         _set_codes(out, codes)
         return out
-
-    if not TYPE_CHECKING:  # (hidden from mypy, which lets any attribute through a class with __getattr__)
-        def __getattr__(self, name: str) -> Any:
-            # Reached only for a slot that is unset: a search's table (table_of_codes) makes its Meld objects from
-            # its codes on first read, and its caches read as not computed yet.
-            if name == "_melds":
-                melds = _melds_of_codes(self._codes)
-                _set_melds(self, melds)
-                return melds
-            if name == "_tileset" or name == "_jokers":
-                return None
-            raise AttributeError(f"'Table' object has no attribute {name!r}")
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Table:
@@ -589,10 +577,39 @@ def search_codes(table: Table) -> tuple[int, ...]:
     return codes
 
 
+class _CodedTable(Table):
+    """A search's table (:func:`table_of_codes`): a :class:`Table` that knows its meld codes and makes its Meld
+    objects from them when first read (a game loop of bots passes most tables from one search to the next without
+    looking at their melds). Internal: users see a Table (``isinstance``, ``repr``, ``==``, ``hash``; pickling
+    and slicing give plain Tables).
+
+    Only this class has ``__getattr__`` (CPython does not specialise attribute reads on a class with one, so every
+    read on its instances is about three times as slow): the first read of the melds fills the slot and turns the
+    object into a plain Table, whose slots are the same."""
+
+    __slots__ = ()
+
+    if not TYPE_CHECKING:  # (hidden from mypy, which lets any attribute through a class with __getattr__)
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for a slot that is unset: the melds are made from the codes on first read (and the
+            # object becomes a plain Table), the caches read as not computed yet.
+            if name == "_melds":
+                melds = _melds_of_codes(self._codes)
+                _set_melds(self, melds)
+                _set_class(self, Table)
+                return melds
+            if name == "_tileset" or name == "_jokers":
+                return None
+            raise AttributeError(f"'Table' object has no attribute {name!r}")
+
+
+_set_class = object.__dict__["__class__"].__set__  # (Table refuses __setattr__)
+
+
 def table_of_codes(codes: tuple[int, ...]) -> Table:
     """Internal interface of the search: the Table of meld codes from the core (a search result's, so valid),
     knowing its codes for the next search; its shared Meld objects are looked up when first read."""
-    out = _new_table(Table)  # (Table._wrap, inline, the melds and caches left unset)
+    out = _new_table(_CodedTable)  # (Table._wrap, inline, the melds and caches left unset)
     _set_codes(out, codes)
     return out
 

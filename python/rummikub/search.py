@@ -23,7 +23,7 @@ from . import _core
 from ._core import SearchStats
 from .action import Action
 from ._errors import InvalidNotationError, RummikubError, TileCountError, shorten
-from .meld import Table, search_codes, table_of_codes
+from .meld import Table, _CodedTable, search_codes, table_of_codes
 from .rules import RuleSet
 from .tiles import TileSet, _set_s, core_of, of_core
 
@@ -204,7 +204,7 @@ def solve(table: TableLike, rack: TilesLike, *, rules: RuleSet | None = None, op
     if obj is None:
         obj = _objective(objective)
     r = _STANDARD if rules is None else rules if type(rules) is RuleSet else _rules(rules)
-    t = table if type(table) is Table else _table(table, r)
+    t = table if type(table) is Table or type(table) is _CodedTable else _table(table, r)  # (a search's table)
     k = rack if type(rack) is TileSet else _tiles(rack, r, "rack")
     hit = _SEARCH_RULES_BY_ID.get(id(r))
     core_rules = hit[1] if hit is not None and hit[0] is r else _search_rules(r)

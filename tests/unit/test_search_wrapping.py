@@ -8,7 +8,7 @@ import copy
 import dataclasses
 import pickle
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 import pytest
@@ -95,10 +95,12 @@ def test_solve_tables_are_made_of_shared_melds_and_know_their_codes() -> None:
             continue
         checked += 1
         assert play.table.tiles() == p.table.tiles() | play.tiles
-        assert type(play.tiles) is TileSet and type(play.table) is Table
+        # a Table (a private subclass that makes its melds on first read, then is a plain Table)
+        assert type(play.tiles) is TileSet and isinstance(play.table, Table)
         for m in play.table:
             assert type(m) is Meld and Meld.parse(str(m), p.rules) == m
             assert m is Meld._wrap(m._m)  # the one shared Meld of its key
+        assert type(play.table) is Table
         # the codes the result table carries are those of its melds, so the next search reads them as they are
         assert play.table._codes == tuple(_core.meld_code(m._m) for m in play.table)
         assert search_codes(Table(list(play.table))) == play.table._codes
@@ -225,6 +227,43 @@ def test_a_found_table_makes_its_melds_when_first_read() -> None:
         getattr(again.table, "nope")
 
 
+def test_a_found_table_is_a_table_before_and_after_its_melds_are_made() -> None:
+    # a search's table makes its melds on first read; everything a user does with it gives what the same plain
+    # Table gives, whether it comes first or after another read has made the melds
+    table = Table.parse("R1 R2 R3 | K5 B5 O5 | O9 O10 J")
+    plain = Table.parse("K5 B5 O5 | R1 R2 R3 R4 R5 | O8 O9 O10 J")  # in the order the search gives
+    checks = {
+        "repr": lambda t: repr(t) == repr(plain),
+        "str": lambda t: str(t) == str(plain),
+        "eq": lambda t: t == plain and plain == t and t != Table() and t != str(plain),
+        "hash": lambda t: hash(t) == hash(plain),
+        "pickle": lambda t: pickle.loads(pickle.dumps(t)) == plain and type(pickle.loads(pickle.dumps(t))) is Table,
+        "copy": lambda t: copy.copy(t) == plain and copy.deepcopy(t) == plain,
+        "isinstance": lambda t: isinstance(t, Table) and isinstance(t, Sequence),
+        "len": lambda t: len(t) == 3 and bool(t),
+        "index": lambda t: t[0] == plain[0] and t[-1] == plain[-1] and list(t) == list(plain),
+        "slice": lambda t: t[1:] == plain[1:] and type(t[1:]) is Table and t[:0] == Table(),
+        "add": lambda t: t + Table() == plain and type(t + [plain[0]]) is Table and len(t + [plain[0]]) == 4,
+        "tiles": lambda t: t.tiles() == plain.tiles() and t.value == plain.value,
+        "jokers": lambda t: t.joker_slots() == plain.joker_slots(),
+        "canonical": lambda t: t.canonical() == plain and type(t.canonical()) is Table,
+        "contains": lambda t: plain[1] in t and Meld.parse("K1 K2 K3") not in t,
+    }
+    for name, check in checks.items():
+        for read_first in (False, True):
+            play = solve(table, TileSet.parse("R4 R5 O8 K9"))
+            assert play is not None and play.table._codes is not None
+            if read_first:
+                play.table[0]
+                assert type(play.table) is Table
+            assert check(play.table), name
+            with pytest.raises(AttributeError, match="immutable"):
+                play.table._melds = ()  # type: ignore[misc]
+            with pytest.raises(AttributeError, match="'Table' object has no attribute 'nope'"):
+                getattr(play.table, "nope")
+    assert not hasattr(Table, "__getattr__")  # attribute reads on a plain Table stay on CPython's fast path
+
+
 def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
     # solve_play remembers the last table it checked or found (per thread, by its codes and the rules' tile
     # parameters); every other input is still checked, and another rule set checks the table again
@@ -252,3 +291,23 @@ def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
     with pytest.raises(InvalidMeldError, match="out of range"):
         _core.solve_play((-1,), TileSet()._s, _core.SearchRules(RuleSet().params, 30, True, True,
                                                                 _core.JokerPolicy.REPLACE, 30), True, 0, None)
+
+
+def test_solve_play_reads_table_codes_from_any_int_sequence() -> None:
+    # a tuple or list of ints is read directly; other sequences and int-likes convert as a vector argument does,
+    # and anything else is refused with TypeError
+    import numpy as np
+
+    rules = _core.SearchRules(RuleSet().params, 30, True, True, _core.JokerPolicy.REPLACE, 30)
+    table = Table.parse("R1 R2 R3 | K5 B5 O5 | O9 O10 J")
+    codes = search_codes(table)
+    rack = TileSet.parse("R4 R5 O8 K9")._s
+    expected = _core.solve_play(codes, rack, rules, True, 0, None)
+    assert expected is not None
+    for given in (list(codes), np.array(codes, dtype=np.int64), [np.int64(c) for c in codes], tuple(codes)):
+        got = _core.solve_play(given, rack, rules, True, 0, None)  # type: ignore[arg-type]
+        assert got is not None and got[:3] == expected[:3]
+    assert _core.solve_play((), rack, rules, True, 0, None) is None  # no table, nothing of the rack forms a set
+    for bad in ((1.5,), ("1",), (2**70,), (*codes, None), 5, None, "12"):
+        with pytest.raises(TypeError, match="incompatible function arguments"):
+            _core.solve_play(bad, rack, rules, True, 0, None)  # type: ignore[arg-type]
