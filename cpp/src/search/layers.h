@@ -12,6 +12,14 @@
 #include "rummikub/search.h"
 #include "run_words.h"
 
+// Marks a small function on the search's hot path to be inlined wherever it is called (in a large caller, such as a
+// colour step with two expansions, the compiler's own budget would leave it out of line).
+#if defined(__GNUC__)
+#define RUMMIKUB_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define RUMMIKUB_ALWAYS_INLINE inline
+#endif
+
 namespace rummikub::search {
 
 // A programme state: each colour's open runs (a run word each), the rack tiles used (enumerating plays: a bit per
@@ -151,7 +159,7 @@ struct Layer {
   }
   // Adds a node unless an equal state with a score at least as good is there.
   // Returns the index of the node that holds the state now.
-  int32_t offer(const Node& n) {
+  RUMMIKUB_ALWAYS_INLINE int32_t offer(const Node& n) {
     const size_t count = nodes.size();  // (one division by sizeof(Node), not three)
     if (count * 2 > mask) grow();
     size_t i = hash(n.s) & mask;

@@ -436,7 +436,7 @@ inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
 }
 
 // Carries x through an idle colour step into y (see above); returns false when x does not pass the checks.
-inline bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
+RUMMIKUB_ALWAYS_INLINE bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
   const int C = in_.p.colours, pos = (n - 1) * C + c;
   const int placed = jokers_placed(x.s);
   if (!take(x.score + in_.tiles_bound[pos + 1] + joker_bound(placed))) return false;

@@ -38,6 +38,36 @@ struct GroupChoice {
   uint32_t key;     // the slot_bits of `rest`
 };
 
+// What a colour step does to every node with one counts word (State::misc), made once per step for the first such
+// node and replayed for the others (Programme::colour_step): each way to place the step's tile (rack copies b, a
+// promise to groups, free jokers y) that no node of that word rules out, in the order the step offers children.
+struct StepCombo {
+  const GroupChoice* gc;
+  uint64_t misc;       // the child's counts word, groups included (its runs' uncovered jokers come with the move)
+  uint64_t mask_bits;  // the usage bits of the b rack copies placed (enumerating plays; else 0)
+  int64_t score;       // added to the node's score
+  int64_t bound;       // added to the node's score: the child's bound
+  uint32_t rest;       // the transition memo's key but for the runs
+  uint32_t info;       // Node::info
+  int need;            // free jokers the move takes for certain: the y placed and the promised groups' deficit
+  int y;               // free jokers placed
+  bool resettle;       // placing a joker or a rack tile may settle the runs further
+};
+// The combos of one counts word: combos [begin, end) and the bounds of its (b, y) choices [bounds_begin, bounds_end)
+// (the highest of those below the floor is the node's pending bound), with what the word says of the node.
+struct StepClass {
+  uint64_t misc;
+  uint32_t begin, end, bounds_begin, bounds_end;
+  int how, left, uncovered_room;  // settle_how, free jokers left, uncovered jokers the rack's can still be
+};
+// A colour step's lists (cleared at each step; their memory is kept, up to SearchScratch::trim).
+struct StepScratch {
+  std::vector<StepCombo> combos;
+  std::vector<int64_t> bounds;
+  std::vector<StepClass> classes;
+  std::vector<int32_t> by_misc;  // open addressing: counts word -> entry of `classes`
+};
+
 // The ways to promise copies of one tile to groups depend on little (the copies of each kind, the colour,
 // whether groups can form at that number, the retrieval rule): a scratch makes each list once and keeps it
 // (bounded by SearchScratch::trim), where a programme's steps look them up. Node-based, so a list never moves.
@@ -105,6 +135,7 @@ struct SearchScratch {
   GroupsMemo group_memo;
   CoverMemo cover_memo;
   ShareScratch shared_children;
+  StepScratch step;  // a colour step's combos (Programme::colour_step)
   // The ways to promise copies of one tile to groups, by their key (Programme::step_plan).
   std::unordered_map<uint32_t, ChoiceList> choice_lists;
   // A direct-mapped cache in front of choice_lists (a programme asks for a list at each of its sweep positions, and
@@ -143,6 +174,7 @@ struct SearchScratch {
   // Bounds the memos: called at the start of each public entry point, never while nodes refer to them.
   void trim() {
     if (transition_memo.pool.size() > (size_t{1} << 20)) transition_memo = TransitionMemo();  // 16 MiB of records
+    if (step.combos.capacity() > (size_t{1} << 16)) step = StepScratch();  // (a large layer's: 4 MiB)
     if (choice_lists.size() > 4096) {
       choice_lists.clear();
       for (ChoiceSlot& slot : choice_cache) slot = ChoiceSlot();
