@@ -43,14 +43,12 @@ struct type_caster<TableCodes> {
       const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
       PyObject** items = PySequence_Fast_ITEMS(o);
       value.codes.resize(static_cast<size_t>(n));
-      bool fast = true;
-      for (Py_ssize_t i = 0; i < n && fast; ++i) {
-        int overflow = 0;
-        const long long c = PyLong_CheckExact(items[i]) ? PyLong_AsLongLongAndOverflow(items[i], &overflow) : 0;
-        fast = PyLong_CheckExact(items[i]) && overflow == 0;
-        value.codes[static_cast<size_t>(i)] = c;
+      Py_ssize_t i = 0;
+      for (int overflow = 0; i < n && PyLong_CheckExact(items[i]); ++i) {
+        value.codes[static_cast<size_t>(i)] = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+        if (overflow != 0) break;
       }
-      if (fast) return true;
+      if (i == n) return true;
     }
     Vector v;  // anything else converts (or is refused) exactly as the vector argument was
     if (!v.load(src, convert)) return false;
