@@ -37,11 +37,13 @@ struct ArrangeGuides::Impl {
     for (Entry& e : entries) {
       if (e.path.size() != depth + 1 || e.p != in.p) continue;
       int d = std::abs(e.jokers - in.table_jokers);
-      for (int c = 0; c < in.p.colours; ++c) {
-        for (int n = 1; n <= in.p.numbers; ++n) {
-          const int w = in.p.numbers + 1 - n;
-          d += w * w * std::abs(int{e.counts[c][n]} - int{in.table[c][n]});
-        }
+      // (the heaviest numbers first; every term is at least 0: an entry already as far as the best one stops, it
+      // cannot come nearer)
+      for (int n = 1; n <= in.p.numbers && d < best_d; ++n) {
+        const int w = in.p.numbers + 1 - n;
+        int diff = 0;
+        for (int c = 0; c < in.p.colours; ++c) diff += std::abs(int{e.counts[c][n]} - int{in.table[c][n]});
+        d += w * w * diff;
       }
       if (d < best_d) {
         best_d = d;
@@ -261,6 +263,46 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // colour_child makes them); the rest is set once.
         carry_into(x, child);
         child.score = 0;
+        // Visits the children that promise ga table copies to groups (g2: the promised groups after; others: their
+        // joker deficit and the other colours') and place y free jokers in the runs, in transition order: with
+        // `only`, just the one whose runs become `want` (the guide's child, tried first: its transitions are counted
+        // when the loop below lists them); else every one but that one when `skip`. Returns 2 once a legal end is
+        // found, 1 when a child was visited, else 0.
+        auto children = [&](auto only_tag, int ga, uint64_t g2, int others, int y, bool skip, uint64_t want) -> int {
+          constexpr bool only = decltype(only_tag)::value;
+          const int left = jokers - y;
+          if (others > left) return 0;
+          const int slots[kSlots] = {table_here - ga, 0, 0, y};
+          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
+          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          if (!only && stats != nullptr) stats->transitions += tcount;
+          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
+          const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
+          int visited = 0;
+          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+            const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
+            if (only ? t.next != want : skip && t.next == want) continue;
+            const int deficit = joker_deficit(t.needs, at);
+            if (others + deficit > left) {
+              if constexpr (only) return 0;
+              continue;
+            }
+            child.s.runs[c] = t.next;
+            child.s.misc = misc;
+            child.info = info;
+            child.actions = t.actions;
+            child.deficit[c] = static_cast<uint8_t>(deficit);
+            if (stats != nullptr) ++stats->states;
+            if (visit()) return 2;
+            visited = 1;
+            if constexpr (only) break;
+          }
+          return visited;
+        };
+        auto promised = [&](int ga, uint64_t& g2) {
+          g2 = g | static_cast<uint64_t>(ga) << (9 * c);
+          return deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
+        };
         // The child that makes the guide's step in this colour first (the same copies promised to groups, the same
         // jokers placed, the same runs after), when x has one.
         int want_ga = -1, want_y = -1;
@@ -274,57 +316,18 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         }
         bool tried = false;
         if (kGuided && want_ga >= 0 && want_ga <= ga_most && want_y >= 0 && want_y <= y_most) {
-          const int ga = want_ga, y = want_y;
-          const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
-          const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
-          const int left = jokers - y;
-          if (others <= left) {
-            const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
-            const int slots[kSlots] = {table_here - ga, 0, 0, y};
-            const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
-            const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
-            for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-              const Transition& t = transition_memo.pool[ti];
-              if (t.next != want_runs) continue;
-              const int deficit = joker_deficit(t.needs, at);
-              if (others + deficit > left) break;
-              child.s.runs[c] = t.next;
-              child.s.misc = misc;
-              child.info = static_cast<uint32_t>(ga << 4 | y << 16);
-              child.actions = t.actions;
-              child.deficit[c] = static_cast<uint8_t>(deficit);
-              if (stats != nullptr) ++stats->states;
-              if (visit()) return true;
-              tried = true;
-              break;
-            }
-          }
+          uint64_t g2;
+          const int others = promised(want_ga, g2);
+          const int r = children(std::true_type{}, want_ga, g2, others, want_y, false, want_runs);
+          if (r == 2) return true;
+          tried = r == 1;
         }
         for (int ga = 0; ga <= ga_most; ++ga) {
-          const uint64_t g2 = g | static_cast<uint64_t>(ga) << (9 * c);
-          const int others = deficit_others + groups_deficit(g2, group_size, after, members_before, most_before, ga);
+          uint64_t g2;
+          const int others = promised(ga, g2);
           for (int y = 0; y <= y_most; ++y) {
-            const int left = jokers - y;
-            if (others > left) continue;
-            const int slots[kSlots] = {table_here - ga, 0, 0, y};
-            const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
-            const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
-            if (stats != nullptr) stats->transitions += tcount;
-            const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
-            const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
-            for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
-              const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
-              const int deficit = joker_deficit(t.needs, at);
-              if (others + deficit > left) continue;
-              if (kGuided && tried && ga == want_ga && y == want_y && t.next == want_runs) continue;  // (tried first)
-              child.s.runs[c] = t.next;
-              child.s.misc = misc;
-              child.info = info;
-              child.actions = t.actions;
-              child.deficit[c] = static_cast<uint8_t>(deficit);
-              if (stats != nullptr) ++stats->states;
-              if (visit()) return true;
-            }
+            const bool skip = kGuided && tried && ga == want_ga && y == want_y;
+            if (children(std::false_type{}, ga, g2, others, y, skip, want_runs) == 2) return true;
           }
         }
         return false;
