@@ -7,7 +7,10 @@ of 50-tile tables and plays() on medium tables.
 
 ``pytest benchmarks -k search`` times everything (pytest-benchmark groups ``search-<class>``) and writes
 benchmarks/results/search.md: per class the median, p90, p99 and max time of one call (each position timed
-as the best of 3 calls), the peer's times on the same positions and the ratio of the medians.
+as the best of 3 calls), the peer's times on the first of those positions and the ratio of the medians. The
+ratio's two sides are timed side by side, position by position (our best of 3 calls, then the peer's one call:
+a repeated call of the peer's on the same position is far faster than a new one, HiGHS starting warm), so that
+the host's changes of speed during a run weigh on both alike.
 ``pytest benchmarks --benchmark-disable`` runs each benchmark once on a few positions, as a smoke test.
 The peer is skipped cleanly when rummikub-solver is not installed.
 
@@ -31,7 +34,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root: tests.helpers
-from benchmarks.timing import summary, time_each  # noqa: E402
+from benchmarks.timing import summary, time_each, time_side_by_side  # noqa: E402
 from tests.helpers.positions import Position, class_positions, make_position  # noqa: E402
 
 import peer as peer_mod  # noqa: E402
@@ -75,11 +78,14 @@ def _peer_solve(peer: Any, pos: Position) -> int:
         return int(peer.solve(pos.table, pos.rack, pos.opened))
 
 
-def _record(name: str, core: list[float], peer: list[float] | None = None, note: str = "") -> None:
+def _record(name: str, core: list[float], peer: tuple[list[float], list[float]] | None = None, note: str = "") -> None:
+    """A row of the table: the core's times on every position; with ``peer``, the core's and the peer's times on
+    the same positions, timed side by side (time_side_by_side), whose medians give the ratio."""
     row: dict[str, Any] = {"core": summary(core), "note": note}
     if peer:
-        row["peer"] = summary(peer)
-        row["core_same"] = summary(core[: len(peer)])
+        core_same, peer_times = peer
+        row["peer"] = summary(peer_times)
+        row["core_same"] = summary(core_same)
         row["ratio"] = row["peer"]["median"] / row["core_same"]["median"]
     _rows[name] = row
 
@@ -102,7 +108,7 @@ def _report() -> str:
              f"Times in microseconds per call "
              f"(each position: best of {REPEAT} calls, through the public Python API). Peer: rummikub-solver "
              "(HiGHS) on the first positions of each class, same run; ratio = peer median / core median on "
-             "those same positions.", "",
+             "those same positions, the two timed side by side (position by position).", "",
              "| class | n | median | p90 | p99 | max | peer n | peer median | peer p90 | peer max | ratio | note |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in _rows.items():
@@ -130,16 +136,18 @@ def test_bench_solve_class(benchmark: Any, name: str) -> None:
     found = sum(_solve(p) is not None for p in positions)
     assert found > 0  # the classes are built so that most racks can play something
     core = time_each(_solve, positions, 1 if quick else REPEAT)
-    peer_times = None
+    side_by_side = None
     peer = _peer_solver(RuleSet())
     if peer is not None:
         sub = positions[: QUICK_COUNT if quick else PEER_COUNT]
-        peer_times = time_each(lambda p: _peer_solve(peer, p), sub, 1)
+        core_same, peer_times = time_side_by_side([_solve, lambda p: _peer_solve(peer, p)], sub,
+                                                  [1 if quick else REPEAT, 1])
+        side_by_side = (core_same, peer_times)
         # the peer never places more tiles than the exact search (it may place fewer: it is not exact)
         for p in sub:
             ours = _solve(p)
             assert _peer_solve(peer, p) <= (0 if ours is None else len(ours.tiles)) or p.table.tiles().jokers
-    _record(name, core, peer_times, f"{found}/{len(positions)} positions have a play")
+    _record(name, core, side_by_side, f"{found}/{len(positions)} positions have a play")
 
 
 # --- 160-tile set with 4 jokers ---------------------------------------------------------------------------
@@ -154,10 +162,12 @@ def test_bench_large_set_4_jokers(benchmark: Any) -> None:
     benchmark.pedantic(lambda: [_solve(p) for p in positions], rounds=1, iterations=1)
     core = time_each(_solve, positions, 1)  # some positions take seconds: one call each
     peer = _peer_solver(rules)
-    peer_times = None
+    side_by_side = None
     if peer is not None:
-        peer_times = time_each(lambda p: _peer_solve(peer, p), positions[: QUICK_COUNT if quick else PEER_COUNT], 1)
-    _record("large-set (160, 4 jokers)", core, peer_times, "2 jokers on the table, 2 on the rack")
+        core_same, peer_times = time_side_by_side([_solve, lambda p: _peer_solve(peer, p)],
+                                                  positions[: QUICK_COUNT if quick else PEER_COUNT], [1, 1])
+        side_by_side = (core_same, peer_times)
+    _record("large-set (160, 4 jokers)", core, side_by_side, "2 jokers on the table, 2 on the rack")
 
 
 # --- arrange of a 50-tile table ---------------------------------------------------------------------------

@@ -28,6 +28,17 @@ def time_each(fn: Callable[[Any], Any], items: list[Any], repeat: int) -> list[f
     return out
 
 
+def time_side_by_side(fns: list[Callable[[Any], Any]], items: list[Any], repeats: list[int]) -> list[list[float]]:
+    """Seconds per item for each of ``fns``: the best of ``repeats[k]`` calls of ``fns[k](item)``, the functions
+    timed one after the other on each item. They are timed within moments of each other, so that a change in the
+    host's speed during the run weighs on all of them alike and leaves their ratio as it was."""
+    out: list[list[float]] = [[] for _ in fns]
+    for item in items:
+        for k, fn in enumerate(fns):
+            out[k] += time_each(fn, [item], repeats[k])
+    return out
+
+
 def summary(xs: list[float]) -> dict[str, float]:
     """The count, median, p90, p99 and max of ``xs``."""
     return {"n": len(xs), "median": statistics.median(xs), "p90": percentile(xs, 0.9),
