@@ -106,8 +106,12 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
   for (const auto& options : per_meld) combinations *= options.size();
   out.reserve(first + combinations);  // (an input is a few kilobytes: no copies as the list grows)
   while (true) {
-    Input in = base;
+    // Built in place at the end of `out`, and dropped again when it cannot be played or is listed already.
+    out.push_back(base);
+    Input& in = out.back();
     int need[kCodes] = {0};
+    int needed[kCodes];  // the tiles with a need, in the order met
+    int nneeded = 0;
     int retrieved = 0;
     for (size_t i = 0; i < per_meld.size(); ++i) {
       for (const Joker& j : per_meld[i][pick[i]].jokers) {
@@ -117,7 +121,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
         in.demands = true;
         if (j.retrieved) {
           ++retrieved;
-          ++need[j.tile];
+          if (need[j.tile]++ == 0) needed[nneeded++] = j.tile;
           ++(j.home == kGroupHome ? d.real_group : d.real_run);
           if (j.home == kPrevHome) ++d.real_prev;
           if (j.home == kNextHome) ++d.real_next;
@@ -131,14 +135,15 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       }
     }
     bool ok = true;
-    for (int t = 0; t < kCodes && ok; ++t) {
-      if (need[t] == 0) continue;
+    for (int k = 0; k < nneeded && ok; ++k) {
+      const int t = needed[k];
       const int c = tile_colour(t), n = tile_number(t);
       const int from_rack =
           rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - in.table[c][n]);
       if (from_rack > in.rack[c][n]) ok = false;
       in.rack_min[c][n] = static_cast<uint8_t>(std::max<int>(in.rack_min[c][n], from_rack));
     }
+    bool keep = ok;
     if (ok) {
       in.table_jokers = retrieved;
       in.mode.retrieval_rule = retrieved > 0;
@@ -151,8 +156,9 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
                std::memcmp(o.rack_min, in.rack_min, sizeof in.rack_min) == 0 &&
                std::memcmp(o.demand, in.demand, sizeof in.demand) == 0;
       };
-      if (std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), same)) out.push_back(in);
+      keep = std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end() - 1, same);
     }
+    if (!keep) out.pop_back();
     size_t i = 0;
     while (i < pick.size() && ++pick[i] == per_meld[i].size()) pick[i++] = 0;
     if (i == pick.size()) break;
@@ -290,6 +296,8 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
     joker_options.push_back(base);
   } else {
     joker_inputs(table, base, rules, !opening, joker_options);
+  }
+  if (joker_options.size() > 1) {
     // Keeping every joker is the cheapest run and gives the others a floor. Then the most retrieved jokers
     // first: they most often play the most tiles, and a high key found early prunes the runs after it.
     // (Sorted by index and then copied once: a stable sort of the inputs themselves copies each several times.)
