@@ -185,19 +185,19 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     const size_t kept_bytes = found.size() * kBytesPerPlay;
     // The programme without usage masks: every state it reaches, its moves, and which states lead to a legal end.
     GuideSlot& slot = slots[ii % 2];
-    GuideSlot& before = slots[(ii + 1) % 2];
+    GuideSlot& previous = slots[(ii + 1) % 2];
     slot.guide.reset();
     Input& bare = slot.bare.emplace(in);
     bare.usage = false;
     bare.require_play = false;
     // (a guide that shares nothing goes first: the next takes its memory)
-    if (before.guide && Programme::shared_guide_layers(*before.bare, bare) == 0) before.guide.reset();
+    if (previous.guide && Programme::shared_guide_layers(*previous.bare, bare) == 0) previous.guide.reset();
     Programme& guide = slot.guide.emplace(bare, scratch, stats, INT64_MIN, limit,
                                           node_limit == 0 ? 0 : byte_budget - std::min(kept_bytes, byte_budget - 1));
     guide.make_guide();
-    if (before.guide) guide.take_prefix(*before.guide);
+    if (previous.guide) guide.take_prefix(*previous.guide);
     guide.run();
-    before.guide.reset();
+    previous.guide.reset();
     if (guide.exceeded()) return PlaysStatus::TooMany;
     guide.mark_alive();
     held += guide.held();
