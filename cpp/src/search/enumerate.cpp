@@ -6,6 +6,7 @@
 // for, by the search of its own tiles (or, after the opening with no joker in the play or on the table, by arrange).
 #include <algorithm>
 #include <cassert>
+#include <optional>
 
 #include "jokers.h"
 #include "rebuild.h"
@@ -169,18 +170,34 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
   int64_t first_key = INT64_MIN;
   const size_t byte_budget = limit_bytes(node_limit);
   const int C = rules.p.colours;
+  // The guides of the last two inputs, each with its input: an input's guide takes the first layers of the one
+  // before, up to the first step whose input they differ in (two readings of a group joker, say, differ only at
+  // its number), and lets it go.
+  struct GuideSlot {
+    std::optional<Input> bare;
+    std::optional<Programme> guide;
+    GuideSlot() {}  // (not `= default`: the compiler would clear the whole slot first, some 5 kB)
+  };
+  GuideSlot slots[2];
   for (size_t ii = 0; ii < inputs.size(); ++ii) {
     const Input& in = inputs[ii];
     const size_t limit = node_limit == 0 ? 0 : node_limit - std::min(held, node_limit - 1);
     const size_t kept_bytes = found.size() * kBytesPerPlay;
     // The programme without usage masks: every state it reaches, its moves, and which states lead to a legal end.
-    Input bare = in;
+    GuideSlot& slot = slots[ii % 2];
+    GuideSlot& previous = slots[(ii + 1) % 2];
+    slot.guide.reset();
+    Input& bare = slot.bare.emplace(in);
     bare.usage = false;
     bare.require_play = false;
-    Programme guide(bare, scratch, stats, INT64_MIN, limit,
-                    node_limit == 0 ? 0 : byte_budget - std::min(kept_bytes, byte_budget - 1));
+    // (a guide that shares nothing goes first: the next takes its memory)
+    if (previous.guide && Programme::shared_guide_layers(*previous.bare, bare) == 0) previous.guide.reset();
+    Programme& guide = slot.guide.emplace(bare, scratch, stats, INT64_MIN, limit,
+                                          node_limit == 0 ? 0 : byte_budget - std::min(kept_bytes, byte_budget - 1));
     guide.make_guide();
+    if (previous.guide) guide.take_prefix(*previous.guide);
     guide.run();
+    previous.guide.reset();
     if (guide.exceeded()) return PlaysStatus::TooMany;
     guide.mark_alive();
     held += guide.held();

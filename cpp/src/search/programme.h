@@ -131,6 +131,16 @@ class Programme {
     moves_.resize(static_cast<size_t>(in_.p.numbers * (in_.p.colours + 1)));
     for (auto& m : moves_) m.clear();
   }
+  // Makes this guide (before its run()) take the first layers of `donor`, a guide whose run is over: those before
+  // the first step that reads anything their inputs differ in (shared_guide_layers), which it would make alike.
+  // run() then starts from there (counting the layers taken against its limits as if it had made them), and the
+  // donor is left holding spare layers: it must only be destroyed afterwards.
+  void take_prefix(Programme& donor) { donor_ = &donor; }
+  // Returns how many layers after the start two guides of these inputs (no floor, no usage) make alike: the steps
+  // before the first that reads a count, demand or derived figure the inputs differ in. (Only the bounds of the
+  // rack tiles left are not compared: without a floor they prune nothing, and what they leave in the nodes'
+  // pending bounds is read only by a deepening run, which a guide never has.)
+  static size_t shared_guide_layers(const Input& a, const Input& b);
   // Flags the states of a guide from which a legal end can be reached (after run()).
   void mark_alive();
   // Returns true when the guide has a legal end at all.
@@ -153,6 +163,8 @@ class Programme {
  private:
   // Sizes the layers for a sweep and puts the empty start state in the first; returns the last layer's index.
   size_t start();
+  // Takes the donor's first layers (take_prefix) and their moves; returns the index of the last layer taken.
+  size_t take_layers();
   // Returns the bytes layer li holds (with a guide's moves out of the layer before it), as this programme allocated
   // them: what its vectors hold, and the room they reserved and grew by doubling (fresh_capacity). Whatever more
   // room they have is left from an earlier programme of the thread's scratch, and does not count: the limit stops
@@ -420,6 +432,7 @@ class Programme {
   std::vector<std::vector<uint8_t>> alive_;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> moves_;  // a guide's moves out of each layer
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
+  Programme* donor_ = nullptr;  // the guide whose first layers run() takes (take_prefix)
 };
 
 // Returns the fewest jokers runs with these needs still need (255: they cannot be finished).

@@ -2,6 +2,7 @@
 // the tiles of one number (placing rack tiles and free jokers, promising tiles to groups); a group step splits the
 // tiles promised at a number into groups. Deepening passes (a lower floor) expand only what the floor adds.
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include "programme.h"
@@ -58,6 +59,21 @@ void Programme::run() {
   }
   size_t li = 0, held = 1, bytes = layer_bytes(0);
   exceeded_ = false;
+  int n0 = 1, c0 = 0;  // the first step to make
+  if (donor_ != nullptr) {
+    li = take_layers();
+    n0 = static_cast<int>(li) / (C + 1) + 1;
+    c0 = static_cast<int>(li) % (C + 1);
+    for (size_t k = 1; k <= li; ++k) {
+      held += layers_[k].nodes.size();
+      if (node_limit_ == 0) continue;
+      layers_[k].bytes = layer_bytes(k);
+      bytes += layers_[k].bytes;
+    }
+    // (held and bytes only grow: past a limit after the layers taken is past it at one of their steps, where a
+    // run making them would have stopped)
+    exceeded_ = node_limit_ != 0 && (held > node_limit_ || bytes > byte_limit_);
+  }
   // Moves layer li through one step into layer li + 1 (started on first use), unless layer li has nothing new at
   // this pass (a pass at a lower floor leaves most layers as they were); then counts layer li + 1 and stops the
   // run (exceeded_) once it holds more than its limits allow. (Checked after every step: one step of a large
@@ -85,8 +101,8 @@ void Programme::run() {
     bytes += to.bytes;
     exceeded_ = held > node_limit_ || bytes > byte_limit_;
   };
-  for (int n = 1; n <= N; ++n) {
-    for (int c = 0; c <= C && !exceeded_; ++c) step(n, c);  // (c == C: the group step)
+  for (int n = n0; n <= N; ++n) {
+    for (int c = n == n0 ? c0 : 0; c <= C && !exceeded_; ++c) step(n, c);  // (c == C: the group step)
     if (exceeded_ || layers_[li].nodes.empty()) {
       // No legal end (past the limit, the caller reports it; an empty layer has no successors).
       li = layers_.size() - 1;
@@ -96,6 +112,72 @@ void Programme::run() {
   }
   last_ = li;
   if (stats_ != nullptr) ++stats_->runs;
+}
+
+// Takes the donor's first layers (take_prefix) and their moves; returns the index of the last layer taken (0: none).
+size_t Programme::take_layers() {
+  Programme& d = *donor_;
+  donor_ = nullptr;
+  if (!guide_mode_ || !d.guide_mode_ || d.exceeded_ || d.ready_ == 0) return 0;
+  const size_t shared = std::min(shared_guide_layers(d.in_, in_), d.ready_ - 1);
+  // (a layer left empty ends a run: one the donor made is not empty, and every layer before it was made)
+  if (shared == 0 || d.layers_[shared].nodes.empty()) return 0;
+  // (All the donor's lists change hands, with their room: the later layers and moves are made again here.)
+  std::swap(layers_, d.layers_);
+  std::swap(moves_, d.moves_);
+  std::swap(alive_, d.alive_);
+  for (size_t k = shared; k < moves_.size(); ++k) moves_[k].clear();
+  // The last layer taken is expanded again, here: its nodes as new.
+  Layer& from = layers_[shared];
+  for (Node& x : from.nodes) {
+    x.ceiling = INT64_MAX;
+    x.pending = INT64_MIN;
+  }
+  from.fresh = true;
+  from.pending = INT64_MIN;
+  from.unchanged = 0;
+  ready_ = shared + 1;
+  return shared;
+}
+
+// Returns how many layers after the start two guides of these inputs make alike (see programme.h).
+size_t Programme::shared_guide_layers(const Input& a, const Input& b) {
+  assert(!a.usage && !b.usage);
+  const int N = a.p.numbers, C = a.p.colours;
+  if (a.p != b.p || a.mode.id() != b.mode.id() || a.table_jokers != b.table_jokers ||
+      a.rack_jokers != b.rack_jokers || a.threshold != b.threshold || a.table_only != b.table_only ||
+      a.joker_weight_max != b.joker_weight_max) {
+    return 0;
+  }
+  const bool opening = a.threshold > 0;
+  auto demand_of = [](const Input& in, int c, int n) {
+    return in.demands && in.demand[c][n].active != 0 ? in.demand[c][n] : Demand{};
+  };
+  size_t li = 0;
+  for (int n = 1; n <= N; ++n) {
+    // What every step of number n reads: the weights, whether groups can form, and each colour's copies (the
+    // group lookahead of the colour steps, members_after_).
+    if (a.rack_weight[n] != b.rack_weight[n] || a.joker_weight[n] != b.joker_weight[n] ||
+        a.group_possible[n] != b.group_possible[n]) {
+      return li;
+    }
+    for (int c = 0; c < C; ++c) {
+      if (a.avail[c][n] != b.avail[c][n]) return li;
+    }
+    for (int c = 0; c <= C; ++c, ++li) {
+      const int after = c < C ? (n - 1) * C + c + 1 : n * C;  // (the sweep position after the step)
+      if (opening && a.value_bound[after] != b.value_bound[after]) return li;
+      if (c == C) continue;
+      const Demand da = demand_of(a, c, n), db = demand_of(b, c, n);
+      if (a.table[c][n] != b.table[c][n] || a.staying[c][n] != b.staying[c][n] || a.rack[c][n] != b.rack[c][n] ||
+          a.rack_min[c][n] != b.rack_min[c][n] || std::memcmp(&da, &db, sizeof da) != 0 ||
+          a.joker_fits[c][n] != b.joker_fits[c][n] || a.gaps_after[c][n] != b.gaps_after[c][n] ||
+          a.avail[c][n + 1] != b.avail[c][n + 1] || a.avail[c][n + 2] != b.avail[c][n + 2]) {
+        return li;
+      }
+    }
+  }
+  return li;
 }
 
 // Returns the plan of colour step (n, c): what it reads of the input, and the ways to promise its tile to groups.
