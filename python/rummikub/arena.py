@@ -568,6 +568,12 @@ class GameProfile:
     games: int
     turns: int
     parts: Mapping[str, float]
+    searches: Mapping[str, tuple[int, float]] = field(default_factory=dict)
+    """Per function of the core's searches that the games called (``solve_play``, ``all_plays``, ...): how many
+    calls, and their seconds (part of the search's)."""
+    tail: tuple[int, float, float] = (0, 0.0, 0.0)
+    """How the search's time spreads over its calls: the number of calls in the slowest 1% of them, their share of
+    the search's time, and the share of the ten slowest calls."""
 
     @property
     def seconds(self) -> float:
@@ -579,7 +585,11 @@ class GameProfile:
         total = self.seconds
         return {"players": list(self.players), "preset": self.preset, "games": self.games, "turns": self.turns,
                 "seconds": total, "games_per_second": self.games / total if total else 0.0,
-                "parts": dict(self.parts)}
+                "parts": dict(self.parts),
+                "searches": {name: {"calls": calls, "seconds": seconds}
+                             for name, (calls, seconds) in self.searches.items()},
+                "search_tail": {"slowest_1_percent_calls": self.tail[0], "slowest_1_percent_share": self.tail[1],
+                                "slowest_10_share": self.tail[2]}}
 
     def table(self) -> str:
         """The profile as a text table: seconds and share of each part."""
@@ -591,6 +601,16 @@ class GameProfile:
         for part in PROFILE_PARTS:
             seconds = self.parts[part]
             lines.append(f"{part:16s} {seconds:8.3f} {seconds / total:6.1%} {1e6 * seconds / max(1, self.turns):8.1f}")
+        if self.searches:
+            search = self.parts["search"] or 1e-12
+            lines.append(f"{'search call':16s} {'calls':>8s} {'seconds':>8s} {'share':>6s} {'us/call':>8s}")
+            for name, (calls, seconds) in sorted(self.searches.items(), key=lambda item: -item[1][1]):
+                lines.append(f"{name:16s} {calls:8d} {seconds:8.3f} {seconds / search:6.1%} "
+                             f"{1e6 * seconds / max(1, calls):8.1f}")
+            count, share, ten = self.tail
+            calls = sum(c for c, _ in self.searches.values())
+            lines.append(f"the slowest 1% of the search calls ({count:,} of {calls:,}) take {share:.1%} of the "
+                         f"search's time, the slowest 10 take {ten:.1%}")
         return "\n".join(lines)
 
 
@@ -616,7 +636,9 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
     up a turn are wrapped while the games run. The parts (:data:`PROFILE_PARTS`): the search (every call into
     the core's searches), the legality check of each committed turn, building views, drawing, the bots' own
     Python around their searches (the search's Python wrapper included), and the rest (the game loop,
-    applying actions, the records). Each part's time excludes the parts it calls.
+    applying actions, the records). Each part's time excludes the parts it calls. Each call into the core's
+    searches is timed on its own too: the profile gives each search function's calls and seconds, and how much of
+    the search's time its slowest calls take (a few large positions can hold much of it).
 
     The parts are timed with the wall clock (``time.perf_counter``: a tenth of a microsecond a reading, where
     the CPU-time clock takes one to two, ten readings a turn, which would fall mostly on "the rest") and scaled
@@ -639,8 +661,11 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
     totals = dict.fromkeys(PROFILE_PARTS, 0.0)
     stack: list[float] = []  # the time spent in timed callees, per active timed call
     clock = time.perf_counter
+    calls: dict[str, list[float]] = {}  # per core search function: each call's seconds
 
-    def timed(fn: Any, part: str) -> Any:
+    def timed(fn: Any, part: str, name: str | None = None) -> Any:
+        each = None if name is None else calls.setdefault(name, [])
+
         def run(*args: Any, **kwargs: Any) -> Any:
             stack.append(0.0)
             start = clock()
@@ -651,6 +676,8 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
                 totals[part] += elapsed - stack.pop()
                 if stack:
                     stack[-1] += elapsed
+                if each is not None:
+                    each.append(elapsed)
         return run
 
     class _TimedBot:
@@ -677,7 +704,7 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
     start = clock()
     try:
         for owner, name, part in patches:
-            setattr(owner, name, timed(getattr(owner, name), part))
+            setattr(owner, name, timed(getattr(owner, name), part, name if part == "search" else None))
         setattr(module, "get_bot", timed_get_bot)
         for i in range(games):
             turns += play_game(players, i, seed, rules).turns
@@ -691,7 +718,12 @@ def profile_games(players: Sequence[str], games: int, seed: int = 1,
         scale = cpu / max(wall, 1e-12)
         for part in totals:
             totals[part] *= scale
-    return GameProfile(players, rules.name, games, turns, totals)
+    every = sorted((t * scale for each in calls.values() for t in each), reverse=True)
+    search = sum(every) or 1e-12
+    slowest = -(-len(every) // 100)  # (1%, rounded up)
+    tail = (slowest, sum(every[:slowest]) / search, sum(every[:10]) / search)
+    searches = {name: (len(each), sum(each) * scale) for name, each in calls.items() if each}
+    return GameProfile(players, rules.name, games, turns, totals, searches, tail)
 
 
 class _NoBar:

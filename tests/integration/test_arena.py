@@ -190,6 +190,17 @@ def test_profile_games_times_every_part_and_plays_the_same_games() -> None:
     assert data["games"] == 3 and data["turns"] == profile.turns and set(data["parts"]) == set(PROFILE_PARTS)
     table = profile.table()
     assert all(part in table for part in PROFILE_PARTS) and "games/s" in table
+    # every search call counted: the hard bot lists plays and checks threats, medium solves (the search's seconds
+    # are the calls' seconds); the slowest 1% and the slowest 10 are shares of that time, the larger the larger
+    assert {"solve_play", "all_plays"} <= set(profile.searches)
+    assert all(calls > 0 and seconds > 0 for calls, seconds in profile.searches.values())
+    assert math.isclose(sum(s for _, s in profile.searches.values()), profile.parts["search"], rel_tol=1e-6)
+    count, share, ten = profile.tail
+    total_calls = sum(c for c, _ in profile.searches.values())
+    assert count == -(-total_calls // 100) and 0 < share <= ten <= 1  # (under 1,000 calls: 1% is at most 10)
+    assert "all_plays" in table and "the slowest 1% of the search calls" in table
+    assert data["searches"]["all_plays"]["calls"] == profile.searches["all_plays"][0]
+    assert data["search_tail"]["slowest_10_share"] == ten
     with pytest.raises(RummikubError, match="unknown bot 'wizard'"):
         profile_games(["easy", "wizard"], games=1)
     with pytest.raises(RummikubError, match="external"):
