@@ -35,7 +35,7 @@ from typing import Any
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
 from ..legality import Reason, illegal
-from ..meld import Table
+from ..meld import Table, _set_tileset
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from .. import search as _search
@@ -539,6 +539,7 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
+        _set_tileset(table, (self._table, played._s))  # (set_tiles_basis, inline): its tiles() read no meld
         left = self._racks[p]._s.difference(played._s)  # played <= the rack: checked
         rack = self._racks[p] = _new_tileset(TileSet)  # (of_core, inline)
         _set_s(rack, left)
