@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import operator
-from itertools import chain, repeat
 from dataclasses import dataclass
 
 from ..action import Action
@@ -119,7 +118,8 @@ class HardBot(Bot):
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
         seen = core_of(view.table.tiles()).sum(core_of(rack))
-        unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
+        unseen_set = rules.params.full_set().difference(seen)
+        unseen: list[int] = unseen_set.to_counts().tolist()
         partners = self._partners(rack, unseen, rules.numbers)
         # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
         # every play.
@@ -149,7 +149,7 @@ class HardBot(Bot):
             # Only candidates that a full threat charge could still make best are worth the searches.
             top = [s for s in top if s[0] >= top[0][0] - self.weights.threat]
             if len(top) > 1:
-                top = self._charge_threats(view, top, threats, unseen)
+                top = self._charge_threats(view, top, threats, unseen_set)
         best = max(top, key=lambda s: (s[0], -s[1]))
         if best[2] is None:
             return fallback(view)
@@ -234,7 +234,7 @@ class HardBot(Bot):
         return out
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
-                        threats: list[int], unseen: list[int]) -> list[tuple[float, int, TileSet | None]]:
+                        threats: list[int], unseen: _core.TileSet) -> list[tuple[float, int, TileSet | None]]:
         """Charges each candidate the sampled chance that a threatening opponent goes out on its table
         (``top`` comes best first by static score).
 
@@ -252,7 +252,7 @@ class HardBot(Bot):
         above every later candidate's static score is the best: it stops there, with that lower bound as its
         score (the choice is the same; only the best's identity is read)."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
-        pool = list(chain.from_iterable(map(repeat, range(len(unseen)), unseen)))
+        pool = unseen.codes()
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         sample = self.rng.sample
         racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
