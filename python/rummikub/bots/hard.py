@@ -131,8 +131,9 @@ class HardBot(Bot):
             first, scores = self._listed_scores(legal, rack, partners, tile_weight)
             if first == len(rack):
                 return legal[0]  # going out wins the game
-            # best first by score, then index (a stable sort); the draw, last by index, joins below
-            lead = sorted(range(len(scores)), key=[-x for x in scores].__getitem__)[:self.candidates] \
+            # best first by score, then index (a stable sort: reversed, it keeps equal scores in index order); the
+            # draw, last by index, joins below
+            lead = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)[:self.candidates] \
                 if len(scores) > 1 else [0]
             scored = [(scores[i], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
         else:
