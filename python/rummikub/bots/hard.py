@@ -135,13 +135,15 @@ class HardBot(Bot):
             # draw, last by index, joins below
             lead = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)[:self.candidates] \
                 if len(scores) > 1 else [0]
-            scored = [(scores[i], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
+            # (their tiles are read below only when the threats need them)
+            scored = [(scores[i], i, None) for i in lead]
         else:
             scored = [(score, i, tiles) for i, (score, tiles) in
                       enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
+        draw = len(legal) if legal is not None else len(played)  # the draw's index, after every play's
         if drawing:
             scored.append((self._static_scores([_EMPTY], rack, partners, tile_weight)[0] - self.weights.draw,
-                           len(legal) if legal is not None else len(played), None))
+                           draw, None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
@@ -150,11 +152,18 @@ class HardBot(Bot):
             # Only candidates that a full threat charge could still make best are worth the searches.
             top = [s for s in top if s[0] >= top[0][0] - self.weights.threat]
             if len(top) > 1:
+                if legal is not None:  # the listed candidates' tiles
+                    listed = [i for _, i, _ in top if i != draw]
+                    tiles_of = dict(zip(listed, legal.played_tiles(listed)))
+                    top = [(score, i, tiles_of.get(i)) for score, i, _ in top]
                 top = self._charge_threats(view, top, threats, unseen_set)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        if best[2] is None:
+        if best[1] == draw:
             return fallback(view)
-        return legal[best[1]] if legal is not None else Action.play(tables[best[2]])
+        if legal is not None:
+            return legal[best[1]]
+        assert best[2] is not None  # (a big rack's candidates come with their tiles)
+        return Action.play(tables[best[2]])
 
     def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
