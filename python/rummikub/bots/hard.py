@@ -118,8 +118,7 @@ class HardBot(Bot):
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
         seen = core_of(view.table.tiles()).sum(core_of(rack))
-        unseen_set = rules.params.full_set().difference(seen)
-        unseen: list[int] = unseen_set.to_counts().tolist()
+        unseen = rules.params.full_set().difference(seen)
         partners = self._partners(rack, unseen, rules.numbers)
         # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
         # every play.
@@ -156,7 +155,7 @@ class HardBot(Bot):
                     listed = [i for _, i, _ in top if i != draw]
                     tiles_of = dict(zip(listed, legal.played_tiles(listed)))
                     top = [(score, i, tiles_of.get(i)) for score, i, _ in top]
-                top = self._charge_threats(view, top, threats, unseen_set)
+                top = self._charge_threats(view, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
         if best[1] == draw:
             return fallback(view)
@@ -181,26 +180,17 @@ class HardBot(Bot):
     # ---- evaluation ------------------------------------------------------------------------------------
 
     @staticmethod
-    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> list[float]:
+    def _partners(rack: TileSet, unseen: _core.TileSet, numbers: int) -> list[float]:
         """Flexibility (0..1) of each numbered rack tile, by tile code (65 entries, 0.0 off the rack and for
         the joker, which has no neighbours): rack neighbours count fully, unseen ones a little (the chance to
-        draw or pick them up); ``unseen`` counts the unseen copies of each tile code."""
-        codes = set(core_of(rack).codes())
-        # A neighbour k is worth (1 if it is on the rack else 0) + 0.1 * unseen[k]: those floats are made once
-        # (_NEAR_ON[n], _NEAR_OFF[n] for n unseen copies), so that each neighbour costs a look-up, not arithmetic.
-        on, off = _NEAR_ON, _NEAR_OFF
-        out = [0.0] * (_JOKER + 1)
-        neighbours = _neighbours(numbers)
-        codes.discard(_JOKER)
-        for code in codes:
-            near = 0.0
-            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order, then
-            # the same number in the other colours (weight 1: adding 1.0 * x adds exactly x)
-            for k, w in neighbours[code]:
-                near += w * (on[unseen[k]] if k in codes else off[unseen[k]])
-            near /= 3.0
-            out[code] = near if near < 1.0 else 1.0  # min(1.0, near)
-        return out
+        draw or pick them up); ``unseen`` holds the unseen tiles.
+
+        A tile's neighbours (:func:`_neighbours`: two and one below, one and two above, weights 0.5, 1, 1, 0.5, in
+        that order, then the same number in the other colours, weight 1) add up, from 0.0 and in that order, their
+        weight times (1 if the neighbour is on the rack else 0) + 0.1 * its unseen copies (``_NEAR_ON[n]``,
+        ``_NEAR_OFF[n]`` for n copies); the sum is divided by 3, at most 1. The core adds them
+        (``_core.NeighbourSums``: the same floating-point operations in the same order as that loop in Python)."""
+        return _flexibility(numbers).of(core_of(rack), unseen)
 
     def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: list[float],
                        tile_weight: float) -> tuple[int, list[float]]:
@@ -341,6 +331,12 @@ def _sub_multisets(rack: TileSet) -> int:
             previous, run = code, 0
         run += 1
     return total * (run + 1) - 1
+
+
+@functools.lru_cache(maxsize=None)
+def _flexibility(numbers: int) -> _core.NeighbourSums:
+    """The core's sums of :meth:`HardBot._partners` under ``numbers`` numbers (made once)."""
+    return _core.NeighbourSums([list(n) for n in _neighbours(numbers)], _NEAR_ON, _NEAR_OFF, 3.0, 1.0)
 
 
 @functools.lru_cache(maxsize=None)
