@@ -199,11 +199,13 @@ void register_tiles(py::module_& m) {
 
   params.def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
 
-  py::class_<NeighbourSums>(m, "NeighbourSums",
-                            "Weighted sums over the neighbours of a rack's tile codes (the hard bot's flexibility).\n\n"
-                            ">>> sums = NeighbourSums([[(1, 1.0)]] + [[]] * 63, [1.5] * 8, [0.25] * 8, 2.0, 1.0)\n"
-                            ">>> sums.of(TileSet([0]), TileSet([1]))[:2]\n"
-                            "[0.125, 0.0]")
+  py::class_<NeighbourSums> neighbour_sums(
+      m, "NeighbourSums",
+      "Weighted sums over the neighbours of a rack's tile codes (the hard bot's flexibility).\n\n"
+      ">>> sums = NeighbourSums([[(1, 1.0)]] + [[]] * 63, [1.5] * 8, [0.25] * 8, 2.0, 1.0)\n"
+      ">>> sums.of(TileSet([0]), TileSet([1]))[:2]\n"
+      "[0.125, 0.0]");
+  neighbour_sums
       .def(py::init<std::vector<std::vector<std::pair<int, double>>>, std::vector<double>, std::vector<double>, double,
                     double>(),
            py::arg("neighbours"), py::arg("on"), py::arg("off"), py::arg("divisor"), py::arg("cap"),
@@ -212,6 +214,7 @@ void register_tiles(py::module_& m) {
       .def("of", &NeighbourSums::of, py::arg("rack"), py::arg("unseen"),
            "65 floats by tile code: for each code the rack holds (not the joker), min(cap, sum of w * (on or off)[copies "
            "of the neighbour in unseen], in order, / divisor); 0.0 elsewhere.");
+  construct_in_new(neighbour_sums);  // (a bare __new__ would hold no C++ value)
   construct_in_new(params);
   construct_in_new(m.attr("TileSet"));
 

@@ -72,3 +72,11 @@ def test_neighbour_sums_refuse_malformed_tables(args: tuple[list[list[tuple[int,
                                                             list[float]]) -> None:
     with pytest.raises(RummikubError):
         _core.NeighbourSums(*args, 3.0, 1.0)
+
+
+def test_neighbour_sums_are_never_made_without_their_tables() -> None:
+    """``NeighbourSums.__new__`` alone (as copy and pickle call it) constructs, so it needs the tables too."""
+    with pytest.raises(TypeError):
+        _core.NeighbourSums.__new__(_core.NeighbourSums)
+    made = _core.NeighbourSums.__new__(_core.NeighbourSums, [[]] * 64, [0.0] * 8, [0.0] * 8, 3.0, 1.0)
+    assert made.of(_core.TileSet([0, 1]), _core.TileSet([2])) == [0.0] * 65
