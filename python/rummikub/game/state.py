@@ -588,7 +588,10 @@ class Game:
     def _next(self, now: float | None) -> None:
         self._turn += 1
         self._current = (self._current + 1) % self.players
-        self._start_turn(now)
+        self._draft = None  # (_start_turn, inline: every turn passes here)
+        seconds = self._seconds
+        if seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + seconds
 
     def _finish(self, winner: int | None) -> None:
         self._turn += 1
@@ -597,6 +600,7 @@ class Game:
         self._draft = None
 
     def _start_turn(self, now: float | None) -> None:
+        # (_next repeats these lines inline: keep them alike)
         self._draft = None
         seconds = self._seconds
         if seconds is not None:
