@@ -44,6 +44,53 @@ std::vector<int> to_codes(const TileSet& s) {
   return out;
 }
 
+// Weighted sums over the neighbours of a rack's tile codes (the hard bot's flexibility of a kept tile,
+// rummikub.bots.hard): for each code c the rack holds (not the joker), near starts at 0.0 and adds, for each
+// neighbour (k, w) of c in order, w * on[n] when the rack holds k and w * off[n] when not (n: the copies of k in
+// `unseen`); the result is near / divisor, at most cap. The same floating-point operations in the same order as the
+// Python loop it stands for, so the same doubles; 0.0 for the codes the rack does not hold and for the joker.
+class NeighbourSums {
+ public:
+  NeighbourSums(std::vector<std::vector<std::pair<int, double>>> neighbours, std::vector<double> on,
+                std::vector<double> off, double divisor, double cap)
+      : neighbours_(std::move(neighbours)), on_(std::move(on)), off_(std::move(off)), divisor_(divisor), cap_(cap) {
+    if (neighbours_.size() != kCodes) {
+      raise_error(ErrorKind::Rummikub, "neighbours must list 64 tile codes' neighbours, got " +
+                                           std::to_string(neighbours_.size()));
+    }
+    for (const auto& list : neighbours_) {
+      for (const auto& [k, w] : list) {
+        if (k < 0 || k >= kCodes) {
+          raise_error(ErrorKind::InvalidTile, "neighbour code " + std::to_string(k) + " out of range 0..63");
+        }
+      }
+    }
+    if (on_.size() != kMaxCount + 1 || off_.size() != kMaxCount + 1) {
+      raise_error(ErrorKind::Rummikub, "on and off must hold one float per count 0.." + std::to_string(kMaxCount));
+    }
+  }
+
+  std::vector<double> of(const TileSet& rack, const TileSet& unseen) const {
+    std::vector<double> out(kJoker + 1, 0.0);
+    for (int code = 0; code < kCodes; ++code) {
+      if (rack.count(code) == 0) continue;
+      double near = 0.0;
+      for (const auto& [k, w] : neighbours_[static_cast<size_t>(code)]) {
+        const auto n = static_cast<size_t>(unseen.count(k));
+        near += w * (rack.count(k) != 0 ? on_[n] : off_[n]);
+      }
+      near /= divisor_;
+      out[static_cast<size_t>(code)] = near < cap_ ? near : cap_;
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::vector<std::pair<int, double>>> neighbours_;
+  std::vector<double> on_, off_;
+  double divisor_, cap_;
+};
+
 }  // namespace
 
 void register_tiles(py::module_& m) {
@@ -151,6 +198,23 @@ void register_tiles(py::module_& m) {
       });
 
   params.def("full_set", [](const Params& p) { return full_set(p); }, "Every tile of the rule set.");
+
+  py::class_<NeighbourSums> neighbour_sums(
+      m, "NeighbourSums",
+      "Weighted sums over the neighbours of a rack's tile codes (the hard bot's flexibility).\n\n"
+      ">>> sums = NeighbourSums([[(1, 1.0)]] + [[]] * 63, [1.5] * 8, [0.25] * 8, 2.0, 1.0)\n"
+      ">>> sums.of(TileSet([0]), TileSet([1]))[:2]\n"
+      "[0.125, 0.0]");
+  neighbour_sums
+      .def(py::init<std::vector<std::vector<std::pair<int, double>>>, std::vector<double>, std::vector<double>, double,
+                    double>(),
+           py::arg("neighbours"), py::arg("on"), py::arg("off"), py::arg("divisor"), py::arg("cap"),
+           "neighbours: for each tile code 0..63, its (code, weight) pairs in order; on, off: the value of a neighbour "
+           "the rack holds or not, by its unseen copies (0..MAX_COUNT); the sum is divided by divisor, capped at cap.")
+      .def("of", &NeighbourSums::of, py::arg("rack"), py::arg("unseen"),
+           "65 floats by tile code: for each code the rack holds (not the joker), min(cap, sum of w * (on or off)[copies "
+           "of the neighbour in unseen], in order, / divisor); 0.0 elsewhere.");
+  construct_in_new(neighbour_sums);  // (a bare __new__ would hold no C++ value)
   construct_in_new(params);
   construct_in_new(m.attr("TileSet"));
 

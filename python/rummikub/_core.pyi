@@ -9,7 +9,7 @@ import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ArrangeGuides', 'ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'shuffle_words', 'solve', 'solve_batch', 'solve_play']
+__all__: list[str] = ['ArrangeGuides', 'ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'NeighbourSums', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'shuffle_words', 'solve', 'solve_batch', 'solve_play']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -84,6 +84,22 @@ class TileSet:
         """
     def words(self) -> tuple[int, int, int, int, int]:
         ...
+class NeighbourSums:
+    """
+    Weighted sums over the neighbours of a rack's tile codes (the hard bot's flexibility).
+    
+    >>> sums = NeighbourSums([[(1, 1.0)]] + [[]] * 63, [1.5] * 8, [0.25] * 8, 2.0, 1.0)
+    >>> sums.of(TileSet([0]), TileSet([1]))[:2]
+    [0.125, 0.0]
+    """
+    def __init__(self, neighbours: collections.abc.Sequence[collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsFloat | typing.SupportsIndex]]], on: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], off: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], divisor: typing.SupportsFloat | typing.SupportsIndex, cap: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        neighbours: for each tile code 0..63, its (code, weight) pairs in order; on, off: the value of a neighbour the rack holds or not, by its unseen copies (0..MAX_COUNT); the sum is divided by divisor, capped at cap.
+        """
+    def of(self, rack: TileSet, unseen: TileSet) -> list[float]:
+        """
+        65 floats by tile code: for each code the rack holds (not the joker), min(cap, sum of w * (on or off)[copies of the neighbour in unseen], in order, / divisor); 0.0 elsewhere.
+        """
 class MeldKind(enum.Enum):
     """
     A run (one colour) or a group (one number).

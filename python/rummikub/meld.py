@@ -30,7 +30,9 @@ from .tiles import (
     _as_tile,
     _is_group_token,
     _iterable,
+    _new_tileset,
     _rules_arg,
+    _set_s,
     parse_tokens,
 )
 
@@ -424,7 +426,7 @@ class Table(Sequence[Meld]):
     # passes most tables from one search to the next without looking at their melds.
     __slots__ = ("_melds", "_tileset", "_jokers", "_codes")
     _melds: tuple[Meld, ...]
-    _tileset: TileSet | None
+    _tileset: TileSet | tuple[Table, _core.TileSet] | None  # a tuple: the tiles' basis (set_tiles_basis)
     _jokers: tuple[tuple[int, frozenset[Tile]], ...] | None
     _codes: tuple[int, ...] | None  # the melds' search codes, computed once (see search_codes)
 
@@ -493,6 +495,8 @@ class Table(Sequence[Meld]):
                 for m in self._melds:
                     out = out | m.tileset()
             _set_tileset(self, out)
+        elif not isinstance(out, TileSet):  # a game's new table: its tiles' basis (see set_tiles_basis)
+            out = _tiles_from_basis(self, out)
         return out
 
     def joker_slots(self) -> tuple[tuple[int, frozenset[Tile]], ...]:
@@ -564,6 +568,38 @@ _set_melds = _slot_setter(Table, "_melds")
 _set_tileset = _slot_setter(Table, "_tileset")
 _set_jokers = _slot_setter(Table, "_jokers")
 _set_codes = _slot_setter(Table, "_codes")
+
+
+def set_tiles_basis(table: Table, before: Table, played: TileSet) -> None:
+    """Internal interface of the game: ``table`` holds exactly the tiles of ``before`` and ``played`` (a legal play
+    from ``before``: jokers never leave the table), so :meth:`Table.tiles` adds those when first asked instead of
+    reading the melds (which would make the Tile objects of every new meld). Costs a tuple per play when unread."""
+    _set_tileset(table, (before, played._s))
+
+
+def _tiles_from_basis(table: Table, basis: tuple[Table, _core.TileSet]) -> TileSet:
+    """The tiles of ``table`` from its basis (see :func:`set_tiles_basis`): back along the tables before it to one
+    whose tiles are known or read from its melds, then forward, each table's tiles added and kept (which also
+    lets the tables before go)."""
+    chain = [(table, basis[1])]
+    before = basis[0]
+    while True:
+        try:
+            known = before._tileset
+        except AttributeError:  # unset (see Table's __slots__)
+            break
+        if type(known) is not tuple:
+            break
+        chain.append((before, known[1]))
+        before = known[0]
+    out = before.tiles()
+    total = out._s
+    for later, played in reversed(chain):
+        total = total.sum(played)
+        out = _new_tileset(TileSet)  # (TileSet._wrap, inline)
+        _set_s(out, total)
+        _set_tileset(later, out)
+    return out
 
 
 def search_codes(table: Table) -> tuple[int, ...]:

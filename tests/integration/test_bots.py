@@ -222,7 +222,7 @@ class _FullyChargedHardBot(HardBot):
     reference that the pruned charge must agree with."""
 
     def _charge_threats(self, view, top, threats, unseen):  # type: ignore[no-untyped-def]
-        pool = [code for code, count in enumerate(unseen) for _ in range(count)]
+        pool = [code for code, count in enumerate(unseen.to_counts().tolist()) for _ in range(count)]
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         hidden = [TileSet([Tile.from_code(c) for c in self.rng.sample(pool, min(view.rack_sizes[q], len(pool)))])
                   for q in threats for _ in range(per)]

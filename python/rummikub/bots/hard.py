@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import operator
-from itertools import chain, repeat
 from dataclasses import dataclass
 
 from ..action import Action
@@ -119,7 +118,7 @@ class HardBot(Bot):
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
         seen = core_of(view.table.tiles()).sum(core_of(rack))
-        unseen: list[int] = rules.params.full_set().difference(seen).to_counts().tolist()
+        unseen = rules.params.full_set().difference(seen)
         partners = self._partners(rack, unseen, rules.numbers)
         # The draw, while the pool holds tiles, is scored as an empty play (then charged its extra tile), after
         # every play.
@@ -131,16 +130,19 @@ class HardBot(Bot):
             first, scores = self._listed_scores(legal, rack, partners, tile_weight)
             if first == len(rack):
                 return legal[0]  # going out wins the game
-            # best first by score, then index (a stable sort); the draw, last by index, joins below
-            lead = sorted(range(len(scores)), key=[-x for x in scores].__getitem__)[:self.candidates] \
+            # best first by score, then index (a stable sort: reversed, it keeps equal scores in index order); the
+            # draw, last by index, joins below
+            lead = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)[:self.candidates] \
                 if len(scores) > 1 else [0]
-            scored = [(scores[i], i, tiles) for i, tiles in zip(lead, legal.played_tiles(lead))]
+            # (their tiles are read below only when the threats need them)
+            scored = [(scores[i], i, None) for i in lead]
         else:
             scored = [(score, i, tiles) for i, (score, tiles) in
                       enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
+        draw = len(legal) if legal is not None else len(played)  # the draw's index, after every play's
         if drawing:
             scored.append((self._static_scores([_EMPTY], rack, partners, tile_weight)[0] - self.weights.draw,
-                           len(legal) if legal is not None else len(played), None))
+                           draw, None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
@@ -149,11 +151,18 @@ class HardBot(Bot):
             # Only candidates that a full threat charge could still make best are worth the searches.
             top = [s for s in top if s[0] >= top[0][0] - self.weights.threat]
             if len(top) > 1:
+                if legal is not None:  # the listed candidates' tiles
+                    listed = [i for _, i, _ in top if i != draw]
+                    tiles_of = dict(zip(listed, legal.played_tiles(listed)))
+                    top = [(score, i, tiles_of.get(i)) for score, i, _ in top]
                 top = self._charge_threats(view, top, threats, unseen)
         best = max(top, key=lambda s: (s[0], -s[1]))
-        if best[2] is None:
+        if best[1] == draw:
             return fallback(view)
-        return legal[best[1]] if legal is not None else Action.play(tables[best[2]])
+        if legal is not None:
+            return legal[best[1]]
+        assert best[2] is not None  # (a big rack's candidates come with their tiles)
+        return Action.play(tables[best[2]])
 
     def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
@@ -171,26 +180,17 @@ class HardBot(Bot):
     # ---- evaluation ------------------------------------------------------------------------------------
 
     @staticmethod
-    def _partners(rack: TileSet, unseen: list[int], numbers: int) -> list[float]:
+    def _partners(rack: TileSet, unseen: _core.TileSet, numbers: int) -> list[float]:
         """Flexibility (0..1) of each numbered rack tile, by tile code (65 entries, 0.0 off the rack and for
         the joker, which has no neighbours): rack neighbours count fully, unseen ones a little (the chance to
-        draw or pick them up); ``unseen`` counts the unseen copies of each tile code."""
-        codes = set(core_of(rack).codes())
-        # A neighbour k is worth (1 if it is on the rack else 0) + 0.1 * unseen[k]: those floats are made once
-        # (_NEAR_ON[n], _NEAR_OFF[n] for n unseen copies), so that each neighbour costs a look-up, not arithmetic.
-        on, off = _NEAR_ON, _NEAR_OFF
-        out = [0.0] * (_JOKER + 1)
-        neighbours = _neighbours(numbers)
-        codes.discard(_JOKER)
-        for code in codes:
-            near = 0.0
-            # the neighbours two and one below, one and two above (weights 0.5, 1, 1, 0.5), in that order, then
-            # the same number in the other colours (weight 1: adding 1.0 * x adds exactly x)
-            for k, w in neighbours[code]:
-                near += w * (on[unseen[k]] if k in codes else off[unseen[k]])
-            near /= 3.0
-            out[code] = near if near < 1.0 else 1.0  # min(1.0, near)
-        return out
+        draw or pick them up); ``unseen`` holds the unseen tiles.
+
+        A tile's neighbours (:func:`_neighbours`: two and one below, one and two above, weights 0.5, 1, 1, 0.5, in
+        that order, then the same number in the other colours, weight 1) add up, from 0.0 and in that order, their
+        weight times (1 if the neighbour is on the rack else 0) + 0.1 * its unseen copies (``_NEAR_ON[n]``,
+        ``_NEAR_OFF[n]`` for n copies); the sum is divided by 3, at most 1. The core adds them
+        (``_core.NeighbourSums``: the same floating-point operations in the same order as that loop in Python)."""
+        return _flexibility(numbers).of(core_of(rack), unseen)
 
     def _listed_scores(self, legal: LegalPlays, rack: TileSet, partners: list[float],
                        tile_weight: float) -> tuple[int, list[float]]:
@@ -234,7 +234,7 @@ class HardBot(Bot):
         return out
 
     def _charge_threats(self, view: PlayerView, top: list[tuple[float, int, TileSet | None]],
-                        threats: list[int], unseen: list[int]) -> list[tuple[float, int, TileSet | None]]:
+                        threats: list[int], unseen: _core.TileSet) -> list[tuple[float, int, TileSet | None]]:
         """Charges each candidate the sampled chance that a threatening opponent goes out on its table
         (``top`` comes best first by static score).
 
@@ -252,7 +252,7 @@ class HardBot(Bot):
         above every later candidate's static score is the best: it stops there, with that lower bound as its
         score (the choice is the same; only the best's identity is read)."""
         # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
-        pool = list(chain.from_iterable(map(repeat, range(len(unseen)), unseen)))
+        pool = unseen.codes()
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
         sample = self.rng.sample
         racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
@@ -331,6 +331,12 @@ def _sub_multisets(rack: TileSet) -> int:
             previous, run = code, 0
         run += 1
     return total * (run + 1) - 1
+
+
+@functools.lru_cache(maxsize=None)
+def _flexibility(numbers: int) -> _core.NeighbourSums:
+    """The core's sums of :meth:`HardBot._partners` under ``numbers`` numbers (made once)."""
+    return _core.NeighbourSums([list(n) for n in _neighbours(numbers)], _NEAR_ON, _NEAR_OFF, 3.0, 1.0)
 
 
 @functools.lru_cache(maxsize=None)
