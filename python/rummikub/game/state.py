@@ -35,7 +35,7 @@ from typing import Any
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
 from ..legality import Reason, illegal
-from ..meld import Table, _set_tileset
+from ..meld import Table, set_tiles_basis
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from .. import search as _search
@@ -539,7 +539,7 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        _set_tileset(table, (self._table, played._s))  # (set_tiles_basis, inline): its tiles() read no meld
+        set_tiles_basis(table, self._table, played)  # (its tiles() then read no meld)
         left = self._racks[p]._s.difference(played._s)  # played <= the rack: checked
         rack = self._racks[p] = _new_tileset(TileSet)  # (of_core, inline)
         _set_s(rack, left)
@@ -588,10 +588,7 @@ class Game:
     def _next(self, now: float | None) -> None:
         self._turn += 1
         self._current = (self._current + 1) % self.players
-        self._draft = None  # (_start_turn, inline: every turn passes here)
-        seconds = self._seconds
-        if seconds is not None:
-            self._deadline = (self._clock() if now is None else now) + seconds
+        self._start_turn(now)
 
     def _finish(self, winner: int | None) -> None:
         self._turn += 1
@@ -600,7 +597,6 @@ class Game:
         self._draft = None
 
     def _start_turn(self, now: float | None) -> None:
-        # (_next repeats these lines inline: keep them alike)
         self._draft = None
         seconds = self._seconds
         if seconds is not None:
