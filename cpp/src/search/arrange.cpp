@@ -414,9 +414,9 @@ bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out,
   {
     Programme prog(in, scratch, stats);
     if (prog.run_depth_first(kDepthFirstBudget, guides != nullptr ? &guides->impl() : nullptr)) {
-      const std::vector<size_t> f = prog.finals();
-      if (f.empty()) return false;
-      if (out != nullptr) prog.rebuild(f.front(), *out, played, value);
+      // (its one final, if any, is node 0 of the last layer: no list of finals is made)
+      if (prog.held_final() == 0) return false;
+      if (out != nullptr) prog.rebuild(0, *out, played, value);
       return true;
     }
   }

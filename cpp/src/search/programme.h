@@ -87,6 +87,8 @@ class Programme {
     return out;
   }
 
+  // Returns the nodes the last layer holds (after run_depth_first: 1 when it found a legal end, node 0, else 0).
+  size_t held_final() const { return layers_[last_].nodes.size(); }
   // Returns node i of the last layer.
   const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
   // Returns the nodes the layers hold.
