@@ -43,19 +43,18 @@ struct DeadEnds {
   // Adds a state that led nowhere.
   void add(const State& s) { add(s, slot(s.misc)); }
   // The same, given the slot of its counts word (slot(s.misc), found before any end was added since).
+  // (The growths are out of line: the search adds an end for about every other state it makes.)
   void add(const State& s, size_t at) {
-    if ((chains + 1) * 2 > heads.size()) {
-      grow();
-      at = slot(s.misc);
-    }
-    if (heads[at] < 0) {
+    if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
+    int32_t& head = heads[at];
+    if (head < 0) {
       keys[at] = s.misc;
       ++chains;
     }
-    End e{{}, heads[at]};
-    for (int c = 0; c < kMaxColours; ++c) e.runs[c] = s.runs[c];
-    heads[at] = static_cast<int32_t>(ends.size());
-    ends.push_back(e);
+    if (ends.size() == ends.capacity()) make_room();
+    static_assert(kMaxColours == 4, "four runs words");
+    ends.push_back(End{{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, head});
+    head = static_cast<int32_t>(ends.size() - 1);
   }
   // Returns the bytes the set holds.
   size_t bytes() const {
@@ -63,8 +62,18 @@ struct DeadEnds {
   }
 
  private:
-  // Doubles the slots.
-  void grow() {
+  // Doubles the room for ends.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void make_room() {
+    ends.reserve(ends.capacity() < 8 ? 8 : ends.capacity() * 2);
+  }
+  // Doubles the slots; returns the slot of a counts word.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  size_t grow(uint64_t misc) {
     std::vector<uint64_t> old_keys(heads.size() * 2, 0);
     std::vector<int32_t> old_heads(heads.size() * 2, -1);
     old_keys.swap(keys);
@@ -76,6 +85,7 @@ struct DeadEnds {
         heads[at] = old_heads[i];
       }
     }
+    return slot(misc);
   }
 };
 
