@@ -325,7 +325,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         for (int ga = 0; ga <= ga_most; ++ga) {
           uint64_t g2;
           const int others = promised(ga, g2);
-          for (int y = 0; y <= y_most; ++y) {
+          // (children() makes none once the jokers the others need pass the jokers left after y: nor for any y after)
+          for (int y = 0; y <= y_most && others <= jokers - y; ++y) {
             const bool skip = kGuided && tried && ga == want_ga && y == want_y;
             if (children(std::false_type{}, ga, g2, others, y, skip, want_runs) == 2) return true;
           }
