@@ -18,7 +18,7 @@ struct ArrangeGuides::Impl {
   static constexpr size_t kKept = 16;
   struct Entry {
     Params p;
-    uint8_t counts[kMaxColours][search::kByNumber];
+    uint32_t counts[search::kByNumber];  // of each number, colour c's count k in byte c as k low bits set
     int jokers = 0;
     std::vector<search::State> path;
     uint64_t used = 0;
@@ -27,6 +27,21 @@ struct ArrangeGuides::Impl {
   uint64_t clock = 0;
   std::mutex lock;  // (held by a search while it reads and adds)
 
+  // Sets the counts of the input's table by number: colour c's count k as k low bits of byte c (a table holds at
+  // most 3 copies of a tile), so that the bits two such words differ in add up to the counts' differences.
+  static void by_number(const search::Input& in, uint32_t (&out)[search::kByNumber]) {
+    for (int n = 0; n < search::kByNumber; ++n) {
+      uint32_t w = 0;
+      for (int c = 0; c < kMaxColours; ++c) w |= ((uint32_t{1} << in.table[c][n]) - 1) << (8 * c);
+      out[n] = w;
+    }
+  }
+  // Returns the bits set in w.
+  static int bits_set(uint32_t w) {
+    w = w - ((w >> 1) & 0x55555555U);
+    w = (w & 0x33333333U) + ((w >> 2) & 0x33333333U);
+    return static_cast<int>((((w + (w >> 4)) & 0x0F0F0F0FU) * 0x01010101U) >> 24);
+  }
   // Returns the path of the entry nearest to the input (nullptr: none of its depth), and sets `same` when the
   // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
   // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
@@ -34,16 +49,18 @@ struct ArrangeGuides::Impl {
   Entry* nearest(const search::Input& in, size_t depth, bool& same) {
     Entry* best = nullptr;
     int best_d = INT32_MAX;
+    uint32_t mine[search::kByNumber];
+    by_number(in, mine);
     for (Entry& e : entries) {
       if (e.path.size() != depth + 1 || e.p != in.p) continue;
       int d = std::abs(e.jokers - in.table_jokers);
       // (the heaviest numbers first; every term is at least 0: an entry already as far as the best one stops, it
-      // cannot come nearer)
+      // cannot come nearer. Most numbers' counts are the input's: one comparison of their word.)
       for (int n = 1; n <= in.p.numbers && d < best_d; ++n) {
+        const uint32_t differ = e.counts[n] ^ mine[n];  // (of counts a and b, |a - b| bits)
+        if (differ == 0) continue;
         const int w = in.p.numbers + 1 - n;
-        int diff = 0;
-        for (int c = 0; c < in.p.colours; ++c) diff += std::abs(int{e.counts[c][n]} - int{in.table[c][n]});
-        d += w * w * diff;
+        d += w * w * bits_set(differ);
       }
       if (d < best_d) {
         best_d = d;
@@ -66,7 +83,7 @@ struct ArrangeGuides::Impl {
       }
     }
     e->p = in.p;
-    std::memcpy(e->counts, in.table, sizeof e->counts);
+    by_number(in, e->counts);
     e->jokers = in.table_jokers;
     e->used = ++clock;
     e->path.resize(depth + 1);
