@@ -27,7 +27,7 @@ struct DeadEnds {
     if (ends.empty() && !heads.empty()) return;
     ends.clear();
     chains = 0;
-    keys.assign(16, 0);
+    keys.resize(16);  // (a key is read only where its head is in use: the old ones can stay)
     heads.assign(16, -1);
   }
   // Returns the slot of a counts word: its chain's, or the empty slot where it would go.
