@@ -135,16 +135,17 @@ inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int col
   return false;
 }
 
-// Sets y to x carried unchanged into the next layer, as Programme::carried(x, 0) returns it (in place: a node is
-// about a hundred bytes, and a temporary would copy them twice).
+// Sets y to x carried unchanged into the next layer, as Programme::carried(x, 0) returns it but for the fields only
+// the sweep's deepening reads (ceiling, pending), which keep what they hold. (In place, field by field: a node is
+// about a hundred bytes, and a temporary would copy them twice.)
 inline void carry_into(const Node& x, Node& y) {
-  y = x;
+  y.s = x.s;
+  y.score = x.score;
   y.parent = 0;
   y.info = 0;
   y.actions = 0;
   y.dead = false;
-  y.ceiling = INT64_MAX;
-  y.pending = INT64_MIN;
+  std::memcpy(y.deficit, x.deficit, sizeof y.deficit);
 }
 
 // The slot of a state's counts not looked up yet.
