@@ -63,7 +63,7 @@ void prepare(Input& in) {
     for (int c = 0; c < C; ++c) colours += avail[c][n] > 0 ? 1 : 0;
     group_possible[n] = colours > 0 && colours + J >= std::max(3, L) && std::max(3, L) <= C;
   }
-  std::memcpy(in.group_possible + 1, group_possible + 1, static_cast<size_t>(N) * sizeof(bool));
+  std::memcpy(in.group_possible, group_possible, sizeof group_possible);  // (number 0 and past N: false, as ever)
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
   // empty slots than there are jokers. (Each window s..s+L-1 is counted once: the numbers it holds are marked in
   // `if_empty` when it has room for the joker at an empty slot, in `if_tile` when also at a slot with a tile, which
@@ -85,13 +85,12 @@ void prepare(Input& in) {
     }
     bool fits_here[kByNumber] = {};
     for (int n = 1; n <= N; ++n) fits_here[n] = (((avail[c][n] != 0 ? if_tile : if_empty) >> n) & 1) != 0;
-    std::memcpy(in.joker_fits[c] + 1, fits_here + 1, static_cast<size_t>(N) * sizeof(bool));
+    std::memcpy(in.joker_fits[c], fits_here, sizeof fits_here);  // (number 0 and past N: false, as ever)
   }
   for (int c = 0; c < C; ++c) {
-    uint8_t gaps[kByNumber];
-    gaps[N] = 0;
+    uint8_t gaps[kByNumber] = {};
     for (int n = N - 1; n >= 0; --n) gaps[n] = static_cast<uint8_t>(gaps[n + 1] + (avail[c][n + 1] == 0 ? 1 : 0));
-    std::memcpy(in.gaps_after[c], gaps, static_cast<size_t>(N + 1));
+    std::memcpy(in.gaps_after[c], gaps, sizeof gaps);  // (past N: 0, as ever)
   }
   in.joker_weight_max = 0;
   for (int n = 1; n <= N; ++n) {
