@@ -151,17 +151,13 @@ inline void carry_into(const Node& x, Node& y) {
 // The slot of a state's counts not looked up yet.
 constexpr size_t kNoSlot = SIZE_MAX;
 
-// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot). (Out of line: inlined here, the
-// insertion slows the search's inner loop.)
+// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot); returns the slot of its counts.
+// (Out of line: inlined here, the insertion slows the search's inner loop.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
-  if (at == kNoSlot) {
-    dead.add(s);
-  } else {
-    dead.add(s, at);
-  }
+size_t remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
+  return dead.add(s, at == kNoSlot ? dead.slot(s.misc) : at);
 }
 
 }  // namespace
@@ -234,17 +230,20 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       // path that leads to a legal end, so the first one found is the same.
       // (The deeper steps add dead ends to deeper depths only: the slot of the child's counts in its own depth's
       // dead ends, found to compare it, is where it goes when it leads nowhere.)
-      auto visit = [&]() -> bool {
-        size_t at = kNoSlot;  // (most depths have no dead end: no hashing)
+      // (at: the slot of the child's counts word in `dead`, or kNoSlot; the children of one colour step's loop
+      // share their counts word, and only they add to `dead` meanwhile (the deeper steps add to deeper depths):
+      // the slot one finds or adds at serves the next.)
+      auto visit = [&](size_t& at) -> bool {
+        // (most depths have no dead end: no hashing)
         if (!dead.ends.empty()) {
-          at = dead.slot(child.s.misc);
+          if (at == kNoSlot) at = dead.slot(child.s.misc);
           if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
         if (self(self, li + 1, next_n, next_c)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
-        if (expanded - before > 1) remember_dead_end(dead, child.s, at);
+        if (expanded - before > 1) at = remember_dead_end(dead, child.s, at);
         return false;
       };
       // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
@@ -257,7 +256,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (stats != nullptr) ++stats->transitions;
         }
         if (stats != nullptr) ++stats->states;
-        return visit();
+        size_t at = kNoSlot;
+        return visit(at);
       }
       // The children are made one at a time: the first often leads to a legal end, and the others are then never
       // made. A colour step's, in colour_step's order: for each count of table copies promised to groups (ga),
@@ -297,6 +297,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
           const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
           int visited = 0;
+          size_t dead_slot = kNoSlot;  // (every child here has the counts word misc)
           for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             if (only ? t.next != want : skip && t.next == want) continue;
@@ -311,7 +312,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
             if (stats != nullptr) ++stats->states;
-            if (visit()) return 2;
+            if (visit(dead_slot)) return 2;
             visited = 1;
             if constexpr (only) break;
           }
@@ -359,7 +360,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
           child = group_child(x, 0, n, y, 0, x.score);
           if (stats != nullptr) ++stats->states;
-          if (visit()) return true;
+          size_t at = kNoSlot;
+          if (visit(at)) return true;
           first = y;
         }
       }
@@ -368,7 +370,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         if ((kGuided && y == first) || group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
         child = group_child(x, 0, n, y, 0, x.score);
         if (stats != nullptr) ++stats->states;
-        if (visit()) return true;
+        size_t at = kNoSlot;
+        if (visit(at)) return true;
       }
       return false;
     };

@@ -41,10 +41,11 @@ struct DeadEnds {
   // Returns the last end with this counts word (-1: none).
   int32_t chain(uint64_t misc) const { return ends.empty() ? -1 : heads[slot(misc)]; }
   // Adds a state that led nowhere.
-  void add(const State& s) { add(s, slot(s.misc)); }
+  void add(const State& s) { (void)add(s, slot(s.misc)); }
   // The same, given the slot of its counts word (slot(s.misc), found before any end was added since).
+  // Returns the slot of its counts word then (the one given, unless the slots grew).
   // (The growths are out of line: the search adds an end for about every other state it makes.)
-  void add(const State& s, size_t at) {
+  size_t add(const State& s, size_t at) {
     if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
     int32_t& head = heads[at];
     if (head < 0) {
@@ -55,6 +56,7 @@ struct DeadEnds {
     static_assert(kMaxColours == 4, "four runs words");
     ends.push_back(End{{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, head});
     head = static_cast<int32_t>(ends.size() - 1);
+    return at;
   }
   // Returns the bytes the set holds.
   size_t bytes() const {
