@@ -16,6 +16,9 @@ struct DeadEnds {
   struct End {
     uint64_t runs[kMaxColours];
     int32_t next;         // the end before it with the same counts word (-1: none)
+    End() = default;
+    // (made in place in `ends`: no temporary to copy)
+    End(const State& s, int32_t before) : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before) {}
   };
   std::vector<End> ends;
   std::vector<uint64_t> keys;  // open addressing: a counts word (State::misc) ...
@@ -54,7 +57,7 @@ struct DeadEnds {
     }
     if (ends.size() == ends.capacity()) make_room();
     static_assert(kMaxColours == 4, "four runs words");
-    ends.push_back(End{{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, head});
+    ends.emplace_back(s, head);
     head = static_cast<int32_t>(ends.size() - 1);
     return at;
   }
