@@ -57,11 +57,14 @@ void prepare(Input& in) {
   // (The tables below are made from copies, for the same reason as avail.)
   uint8_t avail[kMaxColours][kByNumber + 2];
   std::memcpy(avail, in.avail, sizeof avail);
+  // (the colours with a tile of each number, counted a whole row at a time)
+  uint8_t colours[kByNumber] = {};
+  for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < kByNumber; ++k) colours[k] = static_cast<uint8_t>(colours[k] + (avail[c][k] != 0 ? 1 : 0));
+  }
   bool group_possible[kByNumber] = {};
   for (int n = 1; n <= N; ++n) {
-    int colours = 0;
-    for (int c = 0; c < C; ++c) colours += avail[c][n] > 0 ? 1 : 0;
-    group_possible[n] = colours > 0 && colours + J >= std::max(3, L) && std::max(3, L) <= C;
+    group_possible[n] = colours[n] > 0 && colours[n] + J >= std::max(3, L) && std::max(3, L) <= C;
   }
   std::memcpy(in.group_possible, group_possible, sizeof group_possible);  // (number 0 and past N: false, as ever)
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
