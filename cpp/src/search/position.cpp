@@ -203,13 +203,31 @@ void set_weights(Input& in, Objective obj, int joker_penalty) {
 
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  static_assert(kByNumber == 17, "16 numbers: a word of 16 nibbles, spread into two words of 8 bytes");
+  const uint64_t numbers = p.numbers >= 16 ? ~uint64_t{0} : (uint64_t{1} << (4 * p.numbers)) - 1;
+  // Spreads 8 nibbles into 8 bytes, in order.
+  auto spread = [](uint64_t x) {
+    x = (x | x << 16) & 0x0000FFFF0000FFFFULL;
+    x = (x | x << 8) & 0x00FF00FF00FF00FFULL;
+    return (x | x << 4) & 0x0F0F0F0F0F0F0F0FULL;
+  };
   for (int c = 0; c < p.colours; ++c) {
-    uint8_t row[kByNumber];  // (a copy: a byte stored straight into dst could alias the set's words)
-    std::memcpy(row, dst[c], sizeof row);
-    const uint64_t w = s.w[static_cast<size_t>(c)];
-    for (int n = 1; n <= p.numbers; ++n) row[n] = static_cast<uint8_t>(row[n] + ((w >> (4 * (n - 1))) & 0xF));
-    std::memcpy(dst[c], row, sizeof row);
+    const uint64_t w = s.w[static_cast<size_t>(c)] & numbers;
+    // (numbers 1-8 and 9-16 a word each, added byte by byte: a count stays far below a byte's carry)
+    uint64_t low, high;
+    std::memcpy(&low, &dst[c][1], sizeof low);
+    std::memcpy(&high, &dst[c][9], sizeof high);
+    low += spread(w & 0xFFFFFFFFULL);
+    high += spread(w >> 32);
+    std::memcpy(&dst[c][1], &low, sizeof low);
+    std::memcpy(&dst[c][9], &high, sizeof high);
   }
+#else
+  for (int c = 0; c < p.colours; ++c) {
+    for (int n = 1; n <= p.numbers; ++n) dst[c][n] = static_cast<uint8_t>(dst[c][n] + s.at(c, n));
+  }
+#endif
 }
 
 // Sets how runs are described (Mode) from the input's jokers and rules.
