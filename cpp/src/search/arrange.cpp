@@ -18,7 +18,7 @@ struct ArrangeGuides::Impl {
   static constexpr size_t kKept = 16;
   struct Entry {
     Params p;
-    uint8_t counts[kMaxColours][search::kByNumber];
+    uint32_t counts[search::kByNumber];  // of each number, colour c's count k in byte c as k low bits set
     int jokers = 0;
     std::vector<search::State> path;
     uint64_t used = 0;
@@ -27,6 +27,21 @@ struct ArrangeGuides::Impl {
   uint64_t clock = 0;
   std::mutex lock;  // (held by a search while it reads and adds)
 
+  // Sets the counts of the input's table by number: colour c's count k as k low bits of byte c (a table holds at
+  // most 3 copies of a tile), so that the bits two such words differ in add up to the counts' differences.
+  static void by_number(const search::Input& in, uint32_t (&out)[search::kByNumber]) {
+    for (int n = 0; n < search::kByNumber; ++n) {
+      uint32_t w = 0;
+      for (int c = 0; c < kMaxColours; ++c) w |= ((uint32_t{1} << in.table[c][n]) - 1) << (8 * c);
+      out[n] = w;
+    }
+  }
+  // Returns the bits set in w.
+  static int bits_set(uint32_t w) {
+    w = w - ((w >> 1) & 0x55555555U);
+    w = (w & 0x33333333U) + ((w >> 2) & 0x33333333U);
+    return static_cast<int>((((w + (w >> 4)) & 0x0F0F0F0FU) * 0x01010101U) >> 24);
+  }
   // Returns the path of the entry nearest to the input (nullptr: none of its depth), and sets `same` when the
   // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
   // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
@@ -34,16 +49,18 @@ struct ArrangeGuides::Impl {
   Entry* nearest(const search::Input& in, size_t depth, bool& same) {
     Entry* best = nullptr;
     int best_d = INT32_MAX;
+    uint32_t mine[search::kByNumber];
+    by_number(in, mine);
     for (Entry& e : entries) {
       if (e.path.size() != depth + 1 || e.p != in.p) continue;
       int d = std::abs(e.jokers - in.table_jokers);
       // (the heaviest numbers first; every term is at least 0: an entry already as far as the best one stops, it
-      // cannot come nearer)
+      // cannot come nearer. Most numbers' counts are the input's: one comparison of their word.)
       for (int n = 1; n <= in.p.numbers && d < best_d; ++n) {
+        const uint32_t differ = e.counts[n] ^ mine[n];  // (of counts a and b, |a - b| bits)
+        if (differ == 0) continue;
         const int w = in.p.numbers + 1 - n;
-        int diff = 0;
-        for (int c = 0; c < in.p.colours; ++c) diff += std::abs(int{e.counts[c][n]} - int{in.table[c][n]});
-        d += w * w * diff;
+        d += w * w * bits_set(differ);
       }
       if (d < best_d) {
         best_d = d;
@@ -66,7 +83,7 @@ struct ArrangeGuides::Impl {
       }
     }
     e->p = in.p;
-    std::memcpy(e->counts, in.table, sizeof e->counts);
+    by_number(in, e->counts);
     e->jokers = in.table_jokers;
     e->used = ++clock;
     e->path.resize(depth + 1);
@@ -118,32 +135,29 @@ inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int col
   return false;
 }
 
-// Sets y to x carried unchanged into the next layer, as Programme::carried(x, 0) returns it (in place: a node is
-// about a hundred bytes, and a temporary would copy them twice).
+// Sets y to x carried unchanged into the next layer, as Programme::carried(x, 0) returns it but for the fields only
+// the sweep's deepening reads (ceiling, pending), which keep what they hold. (In place, field by field: a node is
+// about a hundred bytes, and a temporary would copy them twice.)
 inline void carry_into(const Node& x, Node& y) {
-  y = x;
+  y.s = x.s;
+  y.score = x.score;
   y.parent = 0;
   y.info = 0;
   y.actions = 0;
   y.dead = false;
-  y.ceiling = INT64_MAX;
-  y.pending = INT64_MIN;
+  std::memcpy(y.deficit, x.deficit, sizeof y.deficit);
 }
 
 // The slot of a state's counts not looked up yet.
 constexpr size_t kNoSlot = SIZE_MAX;
 
-// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot). (Out of line: inlined here, the
-// insertion slows the search's inner loop.)
+// Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot); returns the slot of its counts.
+// (Out of line: inlined here, the insertion slows the search's inner loop.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
-  if (at == kNoSlot) {
-    dead.add(s);
-  } else {
-    dead.add(s, at);
-  }
+size_t remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
+  return dead.add(s, at == kNoSlot ? dead.slot(s.misc) : at);
 }
 
 }  // namespace
@@ -216,17 +230,20 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       // path that leads to a legal end, so the first one found is the same.
       // (The deeper steps add dead ends to deeper depths only: the slot of the child's counts in its own depth's
       // dead ends, found to compare it, is where it goes when it leads nowhere.)
-      auto visit = [&]() -> bool {
-        size_t at = kNoSlot;  // (most depths have no dead end: no hashing)
+      // (at: the slot of the child's counts word in `dead`, or kNoSlot; the children of one colour step's loop
+      // share their counts word, and only they add to `dead` meanwhile (the deeper steps add to deeper depths):
+      // the slot one finds or adds at serves the next.)
+      auto visit = [&](size_t& at) -> bool {
+        // (most depths have no dead end: no hashing)
         if (!dead.ends.empty()) {
-          at = dead.slot(child.s.misc);
+          if (at == kNoSlot) at = dead.slot(child.s.misc);
           if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
         if (self(self, li + 1, next_n, next_c)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
-        if (expanded - before > 1) remember_dead_end(dead, child.s, at);
+        if (expanded - before > 1) at = remember_dead_end(dead, child.s, at);
         return false;
       };
       // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
@@ -239,7 +256,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (stats != nullptr) ++stats->transitions;
         }
         if (stats != nullptr) ++stats->states;
-        return visit();
+        size_t at = kNoSlot;
+        return visit(at);
       }
       // The children are made one at a time: the first often leads to a legal end, and the others are then never
       // made. A colour step's, in colour_step's order: for each count of table copies promised to groups (ga),
@@ -279,6 +297,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
           const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
           int visited = 0;
+          size_t dead_slot = kNoSlot;  // (every child here has the counts word misc)
           for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             if (only ? t.next != want : skip && t.next == want) continue;
@@ -293,7 +312,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
             if (stats != nullptr) ++stats->states;
-            if (visit()) return 2;
+            if (visit(dead_slot)) return 2;
             visited = 1;
             if constexpr (only) break;
           }
@@ -325,7 +344,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         for (int ga = 0; ga <= ga_most; ++ga) {
           uint64_t g2;
           const int others = promised(ga, g2);
-          for (int y = 0; y <= y_most; ++y) {
+          // (children() makes none once the jokers the others need pass the jokers left after y: nor for any y after)
+          for (int y = 0; y <= y_most && others <= jokers - y; ++y) {
             const bool skip = kGuided && tried && ga == want_ga && y == want_y;
             if (children(std::false_type{}, ga, g2, others, y, skip, want_runs) == 2) return true;
           }
@@ -340,7 +360,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
           child = group_child(x, 0, n, y, 0, x.score);
           if (stats != nullptr) ++stats->states;
-          if (visit()) return true;
+          size_t at = kNoSlot;
+          if (visit(at)) return true;
           first = y;
         }
       }
@@ -349,7 +370,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         if ((kGuided && y == first) || group_split(g, y, C, mode, scratch_->group_memo) < 0) continue;
         child = group_child(x, 0, n, y, 0, x.score);
         if (stats != nullptr) ++stats->states;
-        if (visit()) return true;
+        size_t at = kNoSlot;
+        if (visit(at)) return true;
       }
       return false;
     };
@@ -414,9 +436,9 @@ bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out,
   {
     Programme prog(in, scratch, stats);
     if (prog.run_depth_first(kDepthFirstBudget, guides != nullptr ? &guides->impl() : nullptr)) {
-      const std::vector<size_t> f = prog.finals();
-      if (f.empty()) return false;
-      if (out != nullptr) prog.rebuild(f.front(), *out, played, value);
+      // (its one final, if any, is node 0 of the last layer: no list of finals is made)
+      if (prog.held_final() == 0) return false;
+      if (out != nullptr) prog.rebuild(0, *out, played, value);
       return true;
     }
   }

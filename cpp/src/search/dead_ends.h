@@ -16,6 +16,9 @@ struct DeadEnds {
   struct End {
     uint64_t runs[kMaxColours];
     int32_t next;         // the end before it with the same counts word (-1: none)
+    End() = default;
+    // (made in place in `ends`: no temporary to copy)
+    End(const State& s, int32_t before) : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before) {}
   };
   std::vector<End> ends;
   std::vector<uint64_t> keys;  // open addressing: a counts word (State::misc) ...
@@ -27,7 +30,7 @@ struct DeadEnds {
     if (ends.empty() && !heads.empty()) return;
     ends.clear();
     chains = 0;
-    keys.assign(16, 0);
+    keys.resize(16);  // (a key is read only where its head is in use: the old ones can stay)
     heads.assign(16, -1);
   }
   // Returns the slot of a counts word: its chain's, or the empty slot where it would go.
@@ -41,21 +44,22 @@ struct DeadEnds {
   // Returns the last end with this counts word (-1: none).
   int32_t chain(uint64_t misc) const { return ends.empty() ? -1 : heads[slot(misc)]; }
   // Adds a state that led nowhere.
-  void add(const State& s) { add(s, slot(s.misc)); }
+  void add(const State& s) { (void)add(s, slot(s.misc)); }
   // The same, given the slot of its counts word (slot(s.misc), found before any end was added since).
-  void add(const State& s, size_t at) {
-    if ((chains + 1) * 2 > heads.size()) {
-      grow();
-      at = slot(s.misc);
-    }
-    if (heads[at] < 0) {
+  // Returns the slot of its counts word then (the one given, unless the slots grew).
+  // (The growths are out of line: the search adds an end for about every other state it makes.)
+  size_t add(const State& s, size_t at) {
+    if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
+    int32_t& head = heads[at];
+    if (head < 0) {
       keys[at] = s.misc;
       ++chains;
     }
-    End e{{}, heads[at]};
-    for (int c = 0; c < kMaxColours; ++c) e.runs[c] = s.runs[c];
-    heads[at] = static_cast<int32_t>(ends.size());
-    ends.push_back(e);
+    if (ends.size() == ends.capacity()) make_room();
+    static_assert(kMaxColours == 4, "four runs words");
+    ends.emplace_back(s, head);
+    head = static_cast<int32_t>(ends.size() - 1);
+    return at;
   }
   // Returns the bytes the set holds.
   size_t bytes() const {
@@ -63,8 +67,18 @@ struct DeadEnds {
   }
 
  private:
-  // Doubles the slots.
-  void grow() {
+  // Doubles the room for ends.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void make_room() {
+    ends.reserve(ends.capacity() < 8 ? 8 : ends.capacity() * 2);
+  }
+  // Doubles the slots; returns the slot of a counts word.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  size_t grow(uint64_t misc) {
     std::vector<uint64_t> old_keys(heads.size() * 2, 0);
     std::vector<int32_t> old_heads(heads.size() * 2, -1);
     old_keys.swap(keys);
@@ -76,6 +90,7 @@ struct DeadEnds {
         heads[at] = old_heads[i];
       }
     }
+    return slot(misc);
   }
 };
 

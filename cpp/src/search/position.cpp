@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 namespace rummikub::search {
 
@@ -11,11 +12,20 @@ void prepare(Input& in) {
   const int N = in.p.numbers, C = in.p.colours, L = in.p.min_len;
   const int J = in.rack_jokers + in.table_jokers;
   bool rack_tiles = false;  // (without any, the rack's bounds stay 0: arrange, and every opening-free table)
+  // (Each colour's row at once, through copies: written straight, every byte stored could alias the next row read.
+  // The counts of number 0 and past N are 0, and so are their sums.)
   for (int c = 0; c < C; ++c) {
-    for (int n = 1; n <= N; ++n) {
-      in.avail[c][n] = static_cast<uint8_t>(in.table[c][n] + in.staying[c][n] + in.rack[c][n]);
-      rack_tiles |= in.rack[c][n] != 0;
+    uint8_t t[kByNumber], v[kByNumber], r[kByNumber], a[kByNumber];
+    std::memcpy(t, in.table[c], sizeof t);
+    std::memcpy(v, in.staying[c], sizeof v);
+    std::memcpy(r, in.rack[c], sizeof r);
+    uint8_t any = 0;
+    for (int k = 0; k < kByNumber; ++k) {
+      a[k] = static_cast<uint8_t>(t[k] + v[k] + r[k]);
+      any |= r[k];
     }
+    std::memcpy(in.avail[c], a, sizeof a);
+    rack_tiles |= any != 0;
   }
   // Does a tile (c, n) fit some meld with `jokers` free jokers, the other slots taken by tiles available?
   auto fits_with = [&](int c, int n, int jokers) {
@@ -44,34 +54,46 @@ void prepare(Input& in) {
       }
     }
   }
-  for (int n = 1; n <= N; ++n) {
-    int colours = 0;
-    for (int c = 0; c < C; ++c) colours += in.avail[c][n] > 0 ? 1 : 0;
-    in.group_possible[n] = colours > 0 && colours + J >= std::max(3, L) && std::max(3, L) <= C;
+  // (The tables below are made from copies, for the same reason as avail.)
+  uint8_t avail[kMaxColours][kByNumber + 2];
+  std::memcpy(avail, in.avail, sizeof avail);
+  // (the colours with a tile of each number, counted a whole row at a time)
+  uint8_t colours[kByNumber] = {};
+  for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < kByNumber; ++k) colours[k] = static_cast<uint8_t>(colours[k] + (avail[c][k] != 0 ? 1 : 0));
   }
+  bool group_possible[kByNumber] = {};
+  for (int n = 1; n <= N; ++n) {
+    group_possible[n] = colours[n] > 0 && colours[n] + J >= std::max(3, L) && std::max(3, L) <= C;
+  }
+  std::memcpy(in.group_possible, group_possible, sizeof group_possible);  // (number 0 and past N: false, as ever)
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
-  // empty slots than there are jokers.
+  // empty slots than there are jokers. (Each window s..s+L-1 is counted once: the numbers it holds are marked in
+  // `if_empty` when it has room for the joker at an empty slot, in `if_tile` when also at a slot with a tile, which
+  // the joker then takes: one more missing slot.)
   for (int c = 0; c < C && J > 0; ++c) {  // (without jokers it is never asked)
     int empty[kByNumber] = {}, real[kByNumber] = {};  // numbers up to k without a tile; numbered tiles up to k
     for (int k = 1; k <= N; ++k) {
-      empty[k] = empty[k - 1] + (in.avail[c][k] == 0 ? 1 : 0);
+      empty[k] = empty[k - 1] + (avail[c][k] == 0 ? 1 : 0);
       real[k] = real[k - 1] + in.table[c][k] + in.rack[c][k];
     }
-    for (int n = 1; n <= N; ++n) {
-      bool ok = false;
-      for (int s = std::max(1, n - L + 1); s <= std::min(n, N - L + 1) && !ok; ++s) {
-        const int e = s + L - 1;
-        const int missing = empty[e] - empty[s - 1] + (in.avail[c][n] != 0 ? 1 : 0);  // slot n is the joker's
-        ok = missing <= J && real[e] - real[s - 1] > 0;
-      }
-      in.joker_fits[c][n] = ok;
+    uint32_t if_empty = 0, if_tile = 0;
+    const uint32_t window = (uint32_t{1} << L) - 1;
+    for (int s = 1; s <= N - L + 1; ++s) {
+      const int e = s + L - 1;
+      if (real[e] - real[s - 1] <= 0) continue;
+      const int missing = empty[e] - empty[s - 1];
+      if (missing <= J) if_empty |= window << s;
+      if (missing + 1 <= J) if_tile |= window << s;
     }
+    bool fits_here[kByNumber] = {};
+    for (int n = 1; n <= N; ++n) fits_here[n] = (((avail[c][n] != 0 ? if_tile : if_empty) >> n) & 1) != 0;
+    std::memcpy(in.joker_fits[c], fits_here, sizeof fits_here);  // (number 0 and past N: false, as ever)
   }
   for (int c = 0; c < C; ++c) {
-    in.gaps_after[c][N] = 0;
-    for (int n = N - 1; n >= 0; --n) {
-      in.gaps_after[c][n] = static_cast<uint8_t>(in.gaps_after[c][n + 1] + (in.avail[c][n + 1] == 0 ? 1 : 0));
-    }
+    uint8_t gaps[kByNumber] = {};
+    for (int n = N - 1; n >= 0; --n) gaps[n] = static_cast<uint8_t>(gaps[n + 1] + (avail[c][n + 1] == 0 ? 1 : 0));
+    std::memcpy(in.gaps_after[c], gaps, sizeof gaps);  // (past N: 0, as ever)
   }
   in.joker_weight_max = 0;
   for (int n = 1; n <= N; ++n) {
@@ -181,16 +203,38 @@ void set_weights(Input& in, Objective obj, int joker_penalty) {
 
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  static_assert(kByNumber == 17, "16 numbers: a word of 16 nibbles, spread into two words of 8 bytes");
+  const uint64_t numbers = p.numbers >= 16 ? ~uint64_t{0} : (uint64_t{1} << (4 * p.numbers)) - 1;
+  // Spreads 8 nibbles into 8 bytes, in order.
+  auto spread = [](uint64_t x) {
+    x = (x | x << 16) & 0x0000FFFF0000FFFFULL;
+    x = (x | x << 8) & 0x00FF00FF00FF00FFULL;
+    return (x | x << 4) & 0x0F0F0F0F0F0F0F0FULL;
+  };
+  for (int c = 0; c < p.colours; ++c) {
+    const uint64_t w = s.w[static_cast<size_t>(c)] & numbers;
+    // (numbers 1-8 and 9-16 a word each, added byte by byte: a count stays far below a byte's carry)
+    uint64_t low, high;
+    std::memcpy(&low, &dst[c][1], sizeof low);
+    std::memcpy(&high, &dst[c][9], sizeof high);
+    low += spread(w & 0xFFFFFFFFULL);
+    high += spread(w >> 32);
+    std::memcpy(&dst[c][1], &low, sizeof low);
+    std::memcpy(&dst[c][9], &high, sizeof high);
+  }
+#else
   for (int c = 0; c < p.colours; ++c) {
     for (int n = 1; n <= p.numbers; ++n) dst[c][n] = static_cast<uint8_t>(dst[c][n] + s.at(c, n));
   }
+#endif
 }
 
 // Sets how runs are described (Mode) from the input's jokers and rules.
 void finish_mode(Input& in) {
-  int vtot = 0;
-  for (int c = 0; c < in.p.colours; ++c) {
-    for (int n = 1; n <= in.p.numbers; ++n) vtot += in.staying[c][n];
+  int vtot = 0;  // (every count of number 0, past N or past the colours is 0: the whole array is summed)
+  for (int c = 0; c < kMaxColours; ++c) {
+    for (int n = 0; n < kByNumber; ++n) vtot += in.staying[c][n];
   }
   in.mode.min_len = in.p.min_len;
   in.mode.track_real = in.rack_jokers + in.table_jokers + vtot >= in.p.min_len;

@@ -54,8 +54,13 @@ class Programme {
     // Keep at most a few small sets of layers: a large programme's memory goes back to the system. A position with
     // table jokers keeps a programme per joker option alive at once (up to a dozen): tiny sets, which are kept
     // too, so that each option's layers are not allocated again (about 2% of a medium game's search).
-    size_t held = 0;
-    for (const Layer& l : layers_) held += l.nodes.capacity() + l.index.capacity();
+    // (the bytes of each kind added up, then divided once: the same count as the capacities added up)
+    size_t node_bytes = 0, index_bytes = 0;
+    for (const Layer& l : layers_) {
+      node_bytes += l.nodes.capacity() * sizeof(Node);
+      index_bytes += l.index.capacity() * sizeof(int32_t);
+    }
+    const size_t held = node_bytes / sizeof(Node) + index_bytes / sizeof(int32_t);
     const size_t kept = scratch_->spare_layers.size();
     if (!layers_.empty() && ((held < (size_t{1} << 18) && kept < 4) || (held < (size_t{1} << 16) && kept < 16))) {
       scratch_->spare_layers.push_back(std::move(layers_));
@@ -87,6 +92,8 @@ class Programme {
     return out;
   }
 
+  // Returns the nodes the last layer holds (after run_depth_first: 1 when it found a legal end, node 0, else 0).
+  size_t held_final() const { return layers_[last_].nodes.size(); }
   // Returns node i of the last layer.
   const Node& final_node(size_t i) const { return layers_[last_].nodes[i]; }
   // Returns the nodes the layers hold.

@@ -1,6 +1,7 @@
 // Rebuild: the melds of a play, walked back from a final node of the programme through the moves its nodes record.
 #include "rebuild.h"
 
+#include <type_traits>
 #include <unordered_map>
 
 namespace rummikub::search {
@@ -98,75 +99,89 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       if (how != kOpen || c == changed) sort_runs(runs[c]);
     }
   };
-  size_t li = 1;
-  for (int n = 1; n <= N; ++n) {
-    for (int c = 0; c < C; ++c, ++li) {
-      const Node& x = *path[li];
-      // Nothing placed, no run open, nothing to settle: the step changes nothing (most steps of a play).
-      if (x.info == 0 && runs[c].size == 0 && in_.table[c][n] == 0 && in_.staying[c][n] == 0 &&
-          !in_.mode.retrieval_rule) {
-        continue;
-      }
-      const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
-      int rem[kSlots] = {in_.table[c][n] - ga, in_.staying[c][n] - gv, b - gb, static_cast<int>(x.info >> 16) & 15};
-      // The runs that go on are compacted to the front in place (their order kept), then new runs follow.
-      RunList& next = runs[c];
-      const uint32_t actions = x.actions;
-      const int old_size = next.size;
-      next.size = 0;
-      // A step with demanded copies that need the number before them unleads the runs it continues; actions 5-7
-      // continue with slot 0-2 and pin the run (home_transitions).
-      const bool unlead = in_.demands && (in_.demand[c][n].stay_prev | in_.demand[c][n].real_prev) != 0;
-      for (int j = 0; j < old_size; ++j) {
-        const int act = static_cast<int>((actions >> (3 * j)) & 7);
-        if (act == 0) {
-          finish_run(c, next.at[j]);
-        } else {
-          const int slot = act <= kSlots ? act - 1 : act - 5;
-          RunBuild& r = next.at[next.size++];
-          if (&r != &next.at[j]) r = next.at[j];
-          r.slots[r.len++] = static_cast<uint8_t>(slot);
-          r.desc = extend_run(r.desc, slot, in_.mode);
-          if (unlead) r.desc = unlead_run(r.desc);
-          if (act > kSlots) r.desc = pin_run(r.desc, in_.mode);
-          --rem[slot];
+  // The walk over the steps, its instance without the retrieval rule nor any demand (arrange, and most plays)
+  // leaving out their checks at every step.
+  auto walk = [&](auto plain_tag) {
+    constexpr bool kPlain = decltype(plain_tag)::value;
+    size_t li = 1;
+    for (int n = 1; n <= N; ++n) {
+      for (int c = 0; c < C; ++c, ++li) {
+        const Node& x = *path[li];
+        // Nothing placed, no run open, nothing to settle: the step changes nothing (most steps of a play).
+        if (x.info == 0 && runs[c].size == 0 && in_.table[c][n] == 0 && in_.staying[c][n] == 0 &&
+            (kPlain || !in_.mode.retrieval_rule)) {
+          continue;
         }
-      }
-      for (int s = 0; s < kSlots; ++s) {
-        for (int k = 0; k < rem[s]; ++k) {
-          RunBuild& r = next.at[next.size++];
-          r.desc = extend_run(0, s, in_.mode);
-          r.start = static_cast<uint8_t>(n);
-          r.len = 1;
-          r.slots[0] = static_cast<uint8_t>(s);
-        }
-      }
-      settle_runs(x, c);
-    }
-    // The group step of number n: rebuild the groups from the promised tiles.
-    const Node& prev = *path[li - 1];
-    const Node& x = *path[li];
-    const uint64_t g = prev.s.misc & kPromisedBits;
-    if (g != 0) {
-      for (const GroupBuild& gb : group_build(*scratch_, g, x.info & 15, C, in_.mode)) {
-        Meld m{MeldKind::Group, 0, n, gb.size + gb.jokers, 0, 0};
-        int rack = 0;
-        for (int k = 0; k < gb.size; ++k) {
-          const GroupMember& mem = gb.members[k];
-          if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
-          if (mem.slot == kRackTile) {
-            played.add(tile_code(mem.colour, n));
-            value += n;
-            ++rack;
+        const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
+        int rem[kSlots] = {in_.table[c][n] - ga, in_.staying[c][n] - gv, b - gb, static_cast<int>(x.info >> 16) & 15};
+        // The runs that go on are compacted to the front in place (their order kept), then new runs follow.
+        RunList& next = runs[c];
+        const uint32_t actions = x.actions;
+        const int old_size = next.size;
+        next.size = 0;
+        // A step with demanded copies that need the number before them unleads the runs it continues; actions 5-7
+        // continue with slot 0-2 and pin the run (home_transitions).
+        const bool unlead = !kPlain && in_.demands && (in_.demand[c][n].stay_prev | in_.demand[c][n].real_prev) != 0;
+        for (int j = 0; j < old_size; ++j) {
+          const int act = static_cast<int>((actions >> (3 * j)) & 7);
+          if (act == 0) {
+            finish_run(c, next.at[j]);
+          } else {
+            const int slot = act <= kSlots ? act - 1 : act - 5;
+            RunBuild& r = next.at[next.size++];
+            if (&r != &next.at[j]) r = next.at[j];
+            r.slots[r.len++] = static_cast<uint8_t>(slot);
+            r.desc = extend_run(r.desc, slot, in_.mode);
+            if (unlead) r.desc = unlead_run(r.desc);
+            if (act > kSlots) r.desc = pin_run(r.desc, in_.mode);
+            --rem[slot];
           }
         }
-        count_uncovered(rack, gb.jokers);
-        for (int k = 0; k < gb.jokers; ++k) free_slots[nfree++] = n;
-        melds.push_back(m);
+        for (int s = 0; s < kSlots; ++s) {
+          for (int k = 0; k < rem[s]; ++k) {
+            RunBuild& r = next.at[next.size++];
+            r.desc = extend_run(0, s, in_.mode);
+            r.start = static_cast<uint8_t>(n);
+            r.len = 1;
+            r.slots[0] = static_cast<uint8_t>(s);
+          }
+        }
+        if (kPlain) {
+          sort_runs(next);
+        } else {
+          settle_runs(x, c);
+        }
       }
+      // The group step of number n: rebuild the groups from the promised tiles.
+      const Node& prev = *path[li - 1];
+      const Node& x = *path[li];
+      const uint64_t g = prev.s.misc & kPromisedBits;
+      if (g != 0) {
+        for (const GroupBuild& gb : group_build(*scratch_, g, x.info & 15, C, in_.mode)) {
+          Meld m{MeldKind::Group, 0, n, gb.size + gb.jokers, 0, 0};
+          int rack = 0;
+          for (int k = 0; k < gb.size; ++k) {
+            const GroupMember& mem = gb.members[k];
+            if (slot_real(mem.slot)) m.colours |= 1u << mem.colour;
+            if (mem.slot == kRackTile) {
+              played.add(tile_code(mem.colour, n));
+              value += n;
+              ++rack;
+            }
+          }
+          count_uncovered(rack, gb.jokers);
+          for (int k = 0; k < gb.jokers; ++k) free_slots[nfree++] = n;
+          melds.push_back(m);
+        }
+      }
+      if (!kPlain) settle_runs(x, -1);
+      ++li;
     }
-    settle_runs(x, -1);
-    ++li;
+  };
+  if (!in_.mode.retrieval_rule && !in_.demands) {
+    walk(std::true_type{});
+  } else {
+    walk(std::false_type{});
   }
   for (int c = 0; c < C; ++c) {
     for (int k = 0; k < runs[c].size; ++k) finish_run(c, runs[c].at[k]);
