@@ -106,15 +106,6 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
-// Returns runs_cover(a, b, mode) through the scratch's memo, as CoverMemo::covers does, given the memo's id of the
-// mode (read once for a whole search: the search asks this for most states it makes).
-inline bool covers(CoverMemo& memo, uint64_t a, uint64_t b, uint32_t id, const Mode& mode) {
-  const uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
-  CoverMemo::Entry& e = memo.entries[static_cast<size_t>(h ^ (h >> 29)) & (CoverMemo::kSize - 1)];
-  if (e.a != a || e.b != b || e.mode != id) e = CoverMemo::Entry{a, b, id, runs_cover(a, b, mode)};
-  return e.covers;
-}
-
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
 // (at: the slot of s's counts word in `dead`.)
@@ -129,7 +120,7 @@ inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int col
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
     int c = 0;
-    while (c < colours && (e.runs[c] == s.runs[c] || covers(memo, e.runs[c], s.runs[c], id, mode))) ++c;
+    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], id, mode))) ++c;
     if (c == colours) return true;
   }
   return false;
@@ -157,7 +148,7 @@ constexpr size_t kNoSlot = SIZE_MAX;
 __attribute__((noinline))
 #endif
 size_t remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
-  return dead.add(s, at == kNoSlot ? dead.slot(s.misc) : at);
+  return at == kNoSlot ? dead.add(s) : dead.add(s, at);
 }
 
 }  // namespace
@@ -184,7 +175,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   DeadEnds* const dead_at = dead_ends.data();
   // What every step reads of the mode and the memos, read once.
   const Mode& mode = in_.mode;
-  const uint32_t cover_id = mode.id() + 1;
+  const uint32_t cover_id = CoverMemo::id_of(mode);
   const uint32_t key_open = transition_key(mode, kOpen);
   const int group_size = std::max(3, mode.min_len);
   CoverMemo& cover_memo = scratch_->cover_memo;

@@ -18,6 +18,7 @@ struct DeadEnds {
     int32_t next;         // the end before it with the same counts word (-1: none)
     End() = default;
     // (made in place in `ends`: no temporary to copy)
+    static_assert(kMaxColours == 4, "four runs words");
     End(const State& s, int32_t before) : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before) {}
   };
   std::vector<End> ends;
@@ -41,12 +42,10 @@ struct DeadEnds {
     while (heads[at] >= 0 && keys[at] != misc) at = (at + 1) & wrap;
     return at;
   }
-  // Returns the last end with this counts word (-1: none).
-  int32_t chain(uint64_t misc) const { return ends.empty() ? -1 : heads[slot(misc)]; }
-  // Adds a state that led nowhere.
-  void add(const State& s) { (void)add(s, slot(s.misc)); }
-  // The same, given the slot of its counts word (slot(s.misc), found before any end was added since).
-  // Returns the slot of its counts word then (the one given, unless the slots grew).
+  // Adds a state that led nowhere; returns the slot of its counts word.
+  size_t add(const State& s) { return add(s, slot(s.misc)); }
+  // The same, given the slot of its counts word (slot(s.misc), found before any end was added since): returns the
+  // slot of its counts word then (the one given, unless the slots grew).
   // (The growths are out of line: the search adds an end for about every other state it makes.)
   size_t add(const State& s, size_t at) {
     if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
@@ -56,7 +55,6 @@ struct DeadEnds {
       ++chains;
     }
     if (ends.size() == ends.capacity()) make_room();
-    static_assert(kMaxColours == 4, "four runs words");
     ends.emplace_back(s, head);
     head = static_cast<int32_t>(ends.size() - 1);
     return at;

@@ -270,9 +270,12 @@ struct CoverMemo {
   static constexpr size_t kSize = 2048;
   std::vector<Entry> entries = std::vector<Entry>(kSize);
   // Returns runs_cover(a, b, m), remembered.
-  bool covers(uint64_t a, uint64_t b, const Mode& m) {
-    const uint32_t id = m.id() + 1;
-    uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
+  bool covers(uint64_t a, uint64_t b, const Mode& m) { return covers(a, b, id_of(m), m); }
+  // The memo's id of a mode (a search that asks for most states it makes reads it once).
+  static uint32_t id_of(const Mode& m) { return m.id() + 1; }
+  // The same, given the mode's id_of.
+  bool covers(uint64_t a, uint64_t b, uint32_t id, const Mode& m) {
+    const uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
     Entry& e = entries[static_cast<size_t>(h ^ (h >> 29)) & (kSize - 1)];
     if (e.a != a || e.b != b || e.mode != id) e = Entry{a, b, id, runs_cover(a, b, m)};
     return e.covers;
