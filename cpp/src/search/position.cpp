@@ -58,13 +58,15 @@ void prepare(Input& in) {
   uint8_t avail[kMaxColours][kByNumber + 2];
   std::memcpy(avail, in.avail, sizeof avail);
   // (the colours with a tile of each number, counted a whole row at a time)
-  uint8_t colours[kByNumber] = {};
+  uint8_t colours_at[kByNumber] = {};
   for (int c = 0; c < C; ++c) {
-    for (int k = 0; k < kByNumber; ++k) colours[k] = static_cast<uint8_t>(colours[k] + (avail[c][k] != 0 ? 1 : 0));
+    for (int k = 0; k < kByNumber; ++k) {
+      colours_at[k] = static_cast<uint8_t>(colours_at[k] + (avail[c][k] != 0 ? 1 : 0));
+    }
   }
   bool group_possible[kByNumber] = {};
   for (int n = 1; n <= N; ++n) {
-    group_possible[n] = colours[n] > 0 && colours[n] + J >= std::max(3, L) && std::max(3, L) <= C;
+    group_possible[n] = colours_at[n] > 0 && colours_at[n] + J >= std::max(3, L) && std::max(3, L) <= C;
   }
   std::memcpy(in.group_possible, group_possible, sizeof group_possible);  // (number 0 and past N: false, as ever)
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
