@@ -30,9 +30,7 @@ from .tiles import (
     _as_tile,
     _is_group_token,
     _iterable,
-    _new_tileset,
     _rules_arg,
-    _set_s,
     parse_tokens,
 )
 
@@ -596,8 +594,7 @@ def _tiles_from_basis(table: Table, basis: tuple[Table, _core.TileSet]) -> TileS
     total = out._s
     for later, played in reversed(chain):
         total = total.sum(played)
-        out = _new_tileset(TileSet)  # (TileSet._wrap, inline)
-        _set_s(out, total)
+        out = TileSet._wrap(total)
         _set_tileset(later, out)
     return out
 
