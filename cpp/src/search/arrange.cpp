@@ -106,6 +106,12 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
+// Returns true when the runs word a holds fewer runs than b (then a cannot cover b: runs_cover matches each run of
+// b with its own run of a), without the cover memo. (A run word packs its runs into its low bytes, none 0.)
+inline bool fewer_runs(uint64_t a, uint64_t b) {
+  return b > a && (a == 0 || (b >> ((63 - __builtin_clzll(a)) & ~7) >> 8) != 0);
+}
+
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
 // (at: the slot of s's counts word in `dead`.)
@@ -120,7 +126,10 @@ inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int col
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
     int c = 0;
-    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], id, mode))) ++c;
+    while (c < colours && (e.runs[c] == s.runs[c] || (!fewer_runs(e.runs[c], s.runs[c]) &&
+                                                      memo.covers(e.runs[c], s.runs[c], id, mode)))) {
+      ++c;
+    }
     if (c == colours) return true;
   }
   return false;
