@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <tuple>
 #include <type_traits>
 
 #include "dead_ends.h"
@@ -309,27 +310,34 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // found, 1 when a child was visited, else 0.
         auto children = [&](auto only_tag, int ga, uint64_t g2, int others, int y, bool skip, uint64_t want) -> int {
           constexpr bool only = decltype(only_tag)::value;
-          const int left = jokers - y;
-          if (others > left) return 0;
-          const int slots[kSlots] = {table_here - ga, 0, 0, y};
-          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
-          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          const int room = jokers - y - others;  // (the jokers left for colour c's runs)
+          if (room < 0) return 0;
+          const uint32_t rest = key_open | slot_bits(0, table_here - ga) | slot_bits(3, y);
+          // (transitions(), with the slots written out only when the memo does not hold them)
+          uint32_t tbegin, tcount;
+          if (const TransitionMemo::Entry* hit = transition_memo.find(runs, rest); hit->rest != 0) {
+            tbegin = hit->begin;
+            tcount = hit->count;
+          } else {
+            const int slots[kSlots] = {table_here - ga, 0, 0, y};
+            std::tie(tbegin, tcount) = make_transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          }
           if (!only && stats != nullptr) stats->transitions += tcount;
-          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
-          const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
+          // (the children of the batch share their counts and info, which the deeper steps leave alone)
+          child.s.misc = with_counts(g2, placed + y, 0, 0, false);
+          child.info = static_cast<uint32_t>(ga << 4 | y << 16);
           int visited = 0;
-          size_t dead_slot = kNoSlot;  // (every child here has the counts word misc)
-          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+          size_t dead_slot = kNoSlot;  // (every child here has the same counts word)
+          const uint32_t tend = tbegin + tcount;
+          for (uint32_t ti = tbegin; ti < tend; ++ti) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             if (only ? t.next != want : skip && t.next == want) continue;
             const int deficit = joker_deficit(t.needs, at);
-            if (others + deficit > left) {
+            if (deficit > room) {
               if constexpr (only) return 0;
               continue;
             }
             child.s.runs[c] = t.next;
-            child.s.misc = misc;
-            child.info = info;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
             if (stats != nullptr) ++stats->states;
