@@ -26,7 +26,7 @@ struct DeadEnds {
   std::vector<int32_t> heads;  // ... -> the last end of its chain (-1: an empty slot)
   size_t chains = 0;           // slots in use
 
-  // Empties the set (a set left empty keeps its slots as they are). A set of a few hundred slots keeps their
+  // Empties the set (a set left empty keeps its slots as they are). A set of at most kKeptSlots slots keeps their
   // number: the next search at its depth most often needs as many, which growing again would allocate anew.
   void reset() {
     if (ends.empty() && !heads.empty()) return;
