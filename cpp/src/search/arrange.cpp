@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <tuple>
 #include <type_traits>
 
 #include "dead_ends.h"
@@ -106,6 +107,12 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
+// Returns true when the runs word a holds fewer runs than b (then a cannot cover b: runs_cover matches each run of
+// b with its own run of a), without the cover memo. (A run word packs its runs into its low bytes, none 0.)
+inline bool fewer_runs(uint64_t a, uint64_t b) {
+  return b > a && (a == 0 || (b >> ((63 - __builtin_clzll(a)) & ~7) >> 8) != 0);
+}
+
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
 // (at: the slot of s's counts word in `dead`.)
@@ -120,7 +127,10 @@ inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int col
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
     int c = 0;
-    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], id, mode))) ++c;
+    while (c < colours && (e.runs[c] == s.runs[c] || (!fewer_runs(e.runs[c], s.runs[c]) &&
+                                                      memo.covers(e.runs[c], s.runs[c], id, mode)))) {
+      ++c;
+    }
     if (c == colours) return true;
   }
   return false;
@@ -180,11 +190,31 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   const int group_size = std::max(3, mode.min_len);
   CoverMemo& cover_memo = scratch_->cover_memo;
   TransitionMemo& transition_memo = scratch_->transition_memo;
-  // The joker lookahead's input of each colour step (deficit_at), read once: the search expands most steps
-  // more than once (it backtracks).
-  DeficitAt deficit_input[kMaxColours][kByNumber];
-  for (int c = 0; c < C; ++c) {
-    for (int n = 1; n <= in_.p.numbers; ++n) deficit_input[c][n] = deficit_at(c, n);
+  // What each step reads of the input, read once: the search expands most steps more than once (it backtracks).
+  struct Step {
+    int n, c;          // colour step (n, c), or (c == C) the group step of number n
+    bool no_tile;      // (c, n) has no tile (colour_idle)
+    bool joker_fits;   // a joker could stand at (c, n)
+    int table_here;    // the table's copies of (c, n)
+    int ga_most;       // the most table copies the colour step can promise to groups
+    DeficitAt at;      // the joker lookahead's input (deficit_at)
+    const uint8_t* after;  // members_after_[n][c]
+  };
+  Step steps[kByNumber * (kMaxColours + 1)];
+  Step* st_of = steps;
+  for (int n = 1; n <= in_.p.numbers; ++n) {
+    for (int c = 0; c <= C; ++c) {
+      Step& st = *st_of++;
+      st.n = n;
+      st.c = c;
+      if (c == C) continue;
+      st.no_tile = in_.table[c][n] + in_.staying[c][n] + in_.rack[c][n] == 0;
+      st.joker_fits = in_.joker_fits[c][n];
+      st.table_here = in_.table[c][n];
+      st.ga_most = std::min<int>(st.table_here, in_.group_possible[n] ? 7 : 0);
+      st.at = deficit_at(c, n);
+      st.after = members_after_[n][c];
+    }
   }
   // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
   size_t expanded = 0;
@@ -204,15 +234,16 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self, size_t li,
-                                                                                         int n, int c) -> bool {
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self,
+                                                                                         size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
       if (++expanded > budget) {
         gave_up = true;
         return true;  // (unwinds the search; nothing is remembered on the way out)
       }
-      const int next_n = c == C ? n + 1 : n, next_c = c == C ? 0 : c + 1;
+      const Step& st = steps[li];
+      const int n = st.n, c = st.c;
       const Node& x = *path[li];
       Node& child = *path[li + 1];
       DeadEnds& dead = dead_at[li + 1];
@@ -231,7 +262,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
-        if (self(self, li + 1, next_n, next_c)) return true;
+        if (self(self, li + 1)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
         if (expanded - before > 1) at = remember_dead_end(dead, child.s, at);
@@ -239,7 +270,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       };
       // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
       // tile promised, and an idle colour step (with colour_step's checks and counts).
-      if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, n, c)) {
+      if (c == C ? (x.s.misc & kPromisedBits) == 0 : colour_idle(x, c, st.no_tile, st.joker_fits)) {
         if (c == C) {
           carry_into(x, child);
         } else {
@@ -256,17 +287,17 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       // A group step's, as group_step would: one for each count of free jokers the promised groups can take (they
       // differ in that count, so none dominates another). The input has no rack: no score, and no retrieval rule.
       if (c < C) {
-        const int table_here = in_.table[c][n];
-        const int ga_most = std::min<int>(table_here, in_.group_possible[n] ? 7 : 0);
+        const int table_here = st.table_here;
+        const int ga_most = st.ga_most;
         const int placed = jokers_placed(x.s);
         const int jokers = jokers_left(placed);
-        const int y_most = in_.joker_fits[c][n] ? jokers : 0;
+        const int y_most = st.joker_fits ? jokers : 0;
         const uint64_t g = x.s.misc & kPromisedBits;
         const int deficit_others = others_deficit(x, c);
         int members_before = 0, most_before = 0;
         if (g != 0) promised_before(g, c, members_before, most_before);
-        const DeficitAt at = deficit_input[c][n];
-        const uint8_t* after = members_after_[n][c];
+        const DeficitAt& at = st.at;
+        const uint8_t* after = st.after;
         const uint64_t runs = x.s.runs[c];
         // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
         // colour_child makes them); the rest is set once.
@@ -279,27 +310,34 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // found, 1 when a child was visited, else 0.
         auto children = [&](auto only_tag, int ga, uint64_t g2, int others, int y, bool skip, uint64_t want) -> int {
           constexpr bool only = decltype(only_tag)::value;
-          const int left = jokers - y;
-          if (others > left) return 0;
-          const int slots[kSlots] = {table_here - ga, 0, 0, y};
-          const uint32_t rest = key_open | slot_bits(0, slots[0]) | slot_bits(3, y);
-          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          const int room = jokers - y - others;  // (the jokers left for colour c's runs)
+          if (room < 0) return 0;
+          const uint32_t rest = key_open | slot_bits(0, table_here - ga) | slot_bits(3, y);
+          // (transitions(), with the slots written out only when the memo does not hold them)
+          uint32_t tbegin, tcount;
+          if (const TransitionMemo::Entry* hit = transition_memo.find(runs, rest); hit->rest != 0) {
+            tbegin = hit->begin;
+            tcount = hit->count;
+          } else {
+            const int slots[kSlots] = {table_here - ga, 0, 0, y};
+            std::tie(tbegin, tcount) = make_transitions(transition_memo, runs, rest, slots, mode, kOpen);
+          }
           if (!only && stats != nullptr) stats->transitions += tcount;
-          const uint64_t misc = with_counts(g2, placed + y, 0, 0, false);
-          const uint32_t info = static_cast<uint32_t>(ga << 4 | y << 16);
+          // (the children of the batch share their counts and info, which the deeper steps leave alone)
+          child.s.misc = with_counts(g2, placed + y, 0, 0, false);
+          child.info = static_cast<uint32_t>(ga << 4 | y << 16);
           int visited = 0;
-          size_t dead_slot = kNoSlot;  // (every child here has the counts word misc)
-          for (uint32_t ti = tbegin; ti < tbegin + tcount; ++ti) {
+          size_t dead_slot = kNoSlot;  // (every child here has the same counts word)
+          const uint32_t tend = tbegin + tcount;
+          for (uint32_t ti = tbegin; ti < tend; ++ti) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             if (only ? t.next != want : skip && t.next == want) continue;
             const int deficit = joker_deficit(t.needs, at);
-            if (others + deficit > left) {
+            if (deficit > room) {
               if constexpr (only) return 0;
               continue;
             }
             child.s.runs[c] = t.next;
-            child.s.misc = misc;
-            child.info = info;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
             if (stats != nullptr) ++stats->states;
@@ -370,10 +408,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   bool found;
   if (guided) {
     auto go = search(std::true_type{});
-    found = go(go, 0, 1, 0);
+    found = go(go, 0);
   } else {
     auto go = search(std::false_type{});
-    found = go(go, 0, 1, 0);
+    found = go(go, 0);
   }
   found = found && !gave_up;
   if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, path, depth);

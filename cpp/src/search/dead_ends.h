@@ -26,14 +26,17 @@ struct DeadEnds {
   std::vector<int32_t> heads;  // ... -> the last end of its chain (-1: an empty slot)
   size_t chains = 0;           // slots in use
 
-  // Empties the set (a set left empty keeps its slots as they are).
+  // Empties the set (a set left empty keeps its slots as they are). A set of at most kKeptSlots slots keeps their
+  // number: the next search at its depth most often needs as many, which growing again would allocate anew.
   void reset() {
     if (ends.empty() && !heads.empty()) return;
     ends.clear();
     chains = 0;
-    keys.resize(16);  // (a key is read only where its head is in use: the old ones can stay)
-    heads.assign(16, -1);
+    const size_t n = heads.size() > 16 && heads.size() <= kKeptSlots ? heads.size() : 16;
+    keys.resize(n);  // (a key is read only where its head is in use: the old ones can stay)
+    fill_empty(heads, n);
   }
+  static constexpr size_t kKeptSlots = 1024;
   // Returns the slot of a counts word: its chain's, or the empty slot where it would go.
   size_t slot(uint64_t misc) const {
     const size_t wrap = heads.size() - 1;
