@@ -38,8 +38,8 @@ def _sub_racks(rack: TileSet) -> list[TileSet]:
     return subs
 
 
-# A retrieved joker whose run cannot reach a rack tile of its colour any more (B1 B2 B3 with the joker as B4 or B5,
-# and no rack tile of blue before B12): the sweep leaves such runs out as soon as they are made (Input::rack_gap),
+# A retrieved joker whose run cannot reach a rack tile of its colour any more (B1 B2 B3 with the freed joker as B4 or
+# B5, the next blue rack tile B12 or B13): the sweep leaves such runs out as soon as they are made (Input::rack_gap),
 # with one or two table jokers, with rack jokers or none, under either policy.
 DOOMED_CASES = [
     ("classic", "replace", "K5 K6 J | B1 B2 B3 | O4 O5 O6 | R7 R8 R9", "K7 B5 B12 O8 R6 R11"),

@@ -97,6 +97,7 @@ void prepare(Input& in) {
     for (int n = N - 1; n >= 0; --n) gaps[n] = static_cast<uint8_t>(gaps[n + 1] + (avail[c][n + 1] == 0 ? 1 : 0));
     std::memcpy(in.gaps_after[c], gaps, sizeof gaps);  // (past N: 0, as ever)
   }
+  // (Input::rack_gap, from the last number down: the jokers to the next rack tile of the colour.)
   for (int c = 0; c < C && in.mode.retrieval_rule; ++c) {
     uint8_t to_rack[kByNumber] = {};
     to_rack[N] = kNoRackTile;
