@@ -38,7 +38,22 @@ def _sub_racks(rack: TileSet) -> list[TileSet]:
     return subs
 
 
-@pytest.mark.parametrize(("preset", "policy", "table_text", "rack_text"), CASES)
+# A retrieved joker whose run cannot reach a rack tile of its colour any more (B1 B2 B3 with the freed joker as B4 or
+# B5, the next blue rack tile B12 or B13): the sweep leaves such runs out as soon as they are made (Input::rack_gap),
+# with one or two table jokers, with rack jokers or none, under either policy.
+DOOMED_CASES = [
+    ("classic", "replace", "K5 K6 J | B1 B2 B3 | O4 O5 O6 | R7 R8 R9", "K7 B5 B12 O8 R6 R11"),
+    ("classic", "replace_from_rack", "K5 K6 J | B1 B2 B3 | O4 O5 O6 | R7 R8 R9", "K7 B5 B12 O8 R6 R11"),
+    ("classic", "replace", "K5 K6 J | B1 B2 B3 | B6 B7 B8 | O2 O3 O4 | O9 O10 O11 | R3 R4 R5 R6",
+     "K7 B13 O13 R2 R9 J"),
+    ("classic", "replace", "K5 K6 J | B1 B2 J | B6 B7 B8 | O2 O3 O4 | O9 O10 O11 | R3 R4 R5 R6",
+     "K7 B13 O13 R2 R9 B3"),
+    ("classic", "replace_from_rack", "K5 K6 J | B1 B2 B3 | B6 B7 B8 | O2 O3 O4 | O9 O10 O11 | R3 R4 R5 R6",
+     "K7 B13 O13 R2 R9 K8"),
+]
+
+
+@pytest.mark.parametrize(("preset", "policy", "table_text", "rack_text"), CASES + DOOMED_CASES)
 def test_listing_is_every_subset_solve_places_whole(preset: str, policy: str, table_text: str,
                                                       rack_text: str) -> None:
     rules = RuleSet.preset(preset).replace(joker_retrieval=policy)

@@ -97,6 +97,22 @@ void prepare(Input& in) {
     for (int n = N - 1; n >= 0; --n) gaps[n] = static_cast<uint8_t>(gaps[n + 1] + (avail[c][n + 1] == 0 ? 1 : 0));
     std::memcpy(in.gaps_after[c], gaps, sizeof gaps);  // (past N: 0, as ever)
   }
+  // (Input::rack_gap, from the last number down: the jokers to the next rack tile of the colour.)
+  for (int c = 0; c < C && in.mode.retrieval_rule; ++c) {
+    uint8_t to_rack[kByNumber] = {};
+    to_rack[N] = kNoRackTile;
+    for (int n = N - 1; n >= 0; --n) {
+      const int k = n + 1;
+      if (in.rack[c][k] > 0) {
+        to_rack[n] = 0;
+      } else if (avail[c][k] != 0 || to_rack[k] == kNoRackTile) {
+        to_rack[n] = to_rack[k];
+      } else {
+        to_rack[n] = in.joker_fits[c][k] ? static_cast<uint8_t>(to_rack[k] + 1) : kNoRackTile;
+      }
+    }
+    std::memcpy(in.rack_gap[c], to_rack, sizeof to_rack);
+  }
   in.joker_weight_max = 0;
   for (int n = 1; n <= N; ++n) {
     in.joker_weight_max = std::max(in.joker_weight_max, in.joker_weight[n]);

@@ -60,7 +60,14 @@ struct Input {
   bool group_possible[kByNumber] = {};                // could a group form at number n at all?
   bool joker_fits[kMaxColours][kByNumber] = {};       // could a run through (c, n) hold a joker at n?
   uint8_t gaps_after[kMaxColours][kByNumber] = {};    // numbers after n with no tile of colour c at all
+  // The free jokers a run of colour c through n needs to reach the next rack tile of its colour (the numbers between
+  // with no tile of colour c at all); kNoRackTile when no rack tile of colour c lies after n, or one of those numbers
+  // cannot hold a joker (joker_fits). Filled only under the retrieval rule (else 0), whose steps read it.
+  uint8_t rack_gap[kMaxColours][kByNumber] = {};
 };
+
+// Input::rack_gap when the next rack tile cannot be reached at all.
+constexpr uint8_t kNoRackTile = 255;
 
 // One unit of a key's primary part (a tile of the tiles objective, a point otherwise); the secondary fits below.
 constexpr int64_t kUnit = int64_t{1} << 20;

@@ -172,6 +172,7 @@ size_t Programme::shared_guide_layers(const Input& a, const Input& b) {
       if (a.table[c][n] != b.table[c][n] || a.staying[c][n] != b.staying[c][n] || a.rack[c][n] != b.rack[c][n] ||
           a.rack_min[c][n] != b.rack_min[c][n] || std::memcmp(&da, &db, sizeof da) != 0 ||
           a.joker_fits[c][n] != b.joker_fits[c][n] || a.gaps_after[c][n] != b.gaps_after[c][n] ||
+          a.rack_gap[c][n] != b.rack_gap[c][n] ||
           a.avail[c][n + 1] != b.avail[c][n + 1] || a.avail[c][n + 2] != b.avail[c][n + 2]) {
         return li;
       }
@@ -258,6 +259,20 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const bool retrieval_rule = in_.mode.retrieval_rule;
   const int threshold = in_.threshold, rack_jokers_all = in_.rack_jokers;
   const int group_size = std::max(3, in_.mode.min_len);
+  // Runs that can never cover their jokers (the retrieval rule). A run's uncovered jokers (run_uncovered) fall only
+  // when it takes a rack tile: a table tile or a staying joker leaves its code as it is, a free joker only raises
+  // its held count, ending it moves its uncovered jokers into the closed melds' count, and settling clears a code
+  // only when it is 0 or when the rule holds for certain. The runs colour c leaves open at n take their next slot at
+  // n + 1, so to take a rack tile a run must first fill, with a free joker each, the rack_gap numbers before the next
+  // rack tile of colour c (a run takes one slot a number; a joker at a number that cannot hold one is never
+  // placed). Those jokers are its own, apart from those the other colours' runs and the promised groups need for
+  // certain (their slots are others): when rack_gap is more than that room, every open run of the colour keeps its
+  // uncovered jokers to the end. A legal end leaves at most as many uncovered jokers as it placed rack jokers (its
+  // free jokers less the uncovered ones are at least the retrieved jokers), so at most rack_jokers: a child whose
+  // closed melds' uncovered jokers and colour c's open ones together pass that reaches no legal end, and is left
+  // out. Its state is dead whatever its score, so no legal end, score or bound of a live state changes. (0 without
+  // the rule: no room is below it.)
+  const int rack_gap = kJokers && retrieval_rule ? in_.rack_gap[c][n] : 0;
   const uint32_t mode_key = transition_key(in_.mode, 0);
   const uint8_t* const members_after = members_after_[n][c];
   // The homes the table jokers demand of this tile's copies (none on most steps).
@@ -415,6 +430,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           // (the choices leave fewer jokers one after another: none after this one can pay the deficits either)
           const int room = ch.jokers_left - deficit_others - group_deficit;
           if (room < 0) break;
+          const bool doomed = rack_gap > room;  // (colour c's open runs never take a rack tile again)
           const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
           const Transition* ts;
           uint32_t tcount;
@@ -446,6 +462,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
             if (deficit > room) continue;
             // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
             if (kJokers && t.uncovered() > uncovered_room) continue;
+            if (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room) continue;
             Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
                                   kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
             y.s.mask = mask;
@@ -483,6 +500,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       if (bound < floor || bound >= ceiling) continue;
       const int room = avail - m.need;
       if (room < 0) continue;
+      const bool doomed = rack_gap > room;  // (colour c's open runs never take a rack tile again)
       const GroupChoice& gc = *m.gc;
       const Transition* ts;
       uint32_t tcount;
@@ -509,6 +527,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         if (deficit > room) continue;
         // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
         if (kJokers && t.uncovered() > uncovered_room) continue;
+        if (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room) continue;
         Node y = colour_child(x, idx, score + m.score, m.info, t, c, deficit,
                               kJokers ? m.misc + (static_cast<uint64_t>(t.uncovered()) << 39) : m.misc);
         y.s.mask = x.s.mask | m.mask_bits;
