@@ -40,8 +40,7 @@ struct DeadEnds {
   // Returns the slot of a counts word: its chain's, or the empty slot where it would go.
   size_t slot(uint64_t misc) const {
     const size_t wrap = heads.size() - 1;
-    const uint64_t h = misc * 0x9E3779B97F4A7C15ULL;
-    size_t at = static_cast<size_t>(h ^ (h >> 29)) & wrap;
+    size_t at = hash_word(misc) & wrap;
     while (heads[at] >= 0 && keys[at] != misc) at = (at + 1) & wrap;
     return at;
   }

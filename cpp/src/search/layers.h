@@ -106,6 +106,12 @@ inline void fill_empty(std::vector<int32_t>& v, size_t n) {
   std::memset(v.data(), 0xFF, n * sizeof(int32_t));
 }
 
+// Returns the open-addressing hash of a counts word (the slot is this masked to a power-of-two capacity).
+inline size_t hash_word(uint64_t w) {
+  const uint64_t h = w * 0x9E3779B97F4A7C15ULL;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
 struct Layer {
   std::vector<Node> nodes;

@@ -354,14 +354,12 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       fill_empty(step.by_misc, cap);
       class_mask = cap - 1;
       for (size_t i = 0; i < step.classes.size(); ++i) {
-        const uint64_t h = step.classes[i].misc * 0x9E3779B97F4A7C15ULL;
-        size_t at = static_cast<size_t>(h ^ (h >> 29)) & class_mask;
+        size_t at = hash_word(step.classes[i].misc) & class_mask;
         while (step.by_misc[at] >= 0) at = (at + 1) & class_mask;
         step.by_misc[at] = static_cast<int32_t>(i);
       }
     }
-    const uint64_t h = x.s.misc * 0x9E3779B97F4A7C15ULL;
-    size_t at = static_cast<size_t>(h ^ (h >> 29)) & class_mask;
+    size_t at = hash_word(x.s.misc) & class_mask;
     for (; step.by_misc[at] >= 0; at = (at + 1) & class_mask) {
       const size_t i = static_cast<size_t>(step.by_misc[at]);
       if (step.classes[i].misc == x.s.misc) return i;
