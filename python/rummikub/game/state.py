@@ -390,7 +390,7 @@ class Game:
             "table": self._table, "table_text": (DEFERRED, layout_text, self._table, self._layout),
             "rack_sizes": counts[1], "pool_size": len(self._pool), "current_player": self._current,
             "opened": counts[2], "turn": self._turn,
-            "history": (DEFERRED, self._public_history_of, events, p, len(events)),
+            "history": (DEFERRED, _public_history_of, self, events, p, len(events)),  # (no bound method made)
             "outcome": self._outcome, "deadline": self._deadline})
         return out
 
@@ -664,6 +664,7 @@ class Game:
 
 
 _new_view = object.__new__
+_public_history_of = Game._public_history_of
 _DRAW_KIND = ActionKind.DRAW
 _PASS_KIND = ActionKind.PASS
 _CODE_OF = attrgetter("_code")  # a Tile's code, read in C
