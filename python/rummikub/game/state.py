@@ -91,7 +91,6 @@ class Game:
         self._passes = 0
         self._turn = 0
         self._events: list[Mapping[str, Any]] = []  # never mutated once appended (copies go out)
-        self._counts: tuple[int, tuple[int, ...], tuple[bool, ...]] = (-1, (), ())  # turn, rack sizes, opened
         # per viewer (None: spectators): the events list their public forms were made from, and those forms
         self._public_events: dict[int | None, tuple[list[Mapping[str, Any]], list[Event]]] = {}
         self._draft: Draft | None = None
@@ -381,15 +380,12 @@ class Game:
         out = _new_view(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
         # The history and the table's notation are computed when first read (most bots read neither): the
         # events list only grows and the table and layout are never changed, so they stay this turn's.
-        counts = self._counts
-        if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
-            counts = self._counts = (self._turn, tuple(self._sizes), tuple(self._opened))
         events = self._events
         _set_view_dict(out, {  # a fresh dict given whole: cheaper than filling the instance's own
             "player": p, "players": self.players, "rules": self.rules, "rack": None if p is None else self._racks[p],
             "table": self._table, "table_text": (DEFERRED, layout_text, self._table, self._layout),
-            "rack_sizes": counts[1], "pool_size": len(self._pool), "current_player": self._current,
-            "opened": counts[2], "turn": self._turn,
+            "rack_sizes": tuple(self._sizes), "pool_size": len(self._pool), "current_player": self._current,
+            "opened": tuple(self._opened), "turn": self._turn,
             "history": (DEFERRED, _public_history_of, self, events, p, len(events)),  # (no bound method made)
             "outcome": self._outcome, "deadline": self._deadline})
         return out
@@ -561,15 +557,14 @@ class Game:
         return played
 
     def _draw(self, count: int, cause: str, now: float | None) -> None:
-        if not self._pool:
+        pool = self._pool
+        if not pool:
             self._pass(cause, now)
             return
         p = self._current
-        pool = self._pool
-        if count == 1:  # the common case: one tile, added as its one-tile multiset (made once per tile)
-            code = pool.pop()._code
-            added = _ONE_TILE[code]
-            texts: tuple[str, ...] = (_TILE_TEXTS[code],)
+        texts: tuple[str, ...]
+        if count == 1:  # the common case: one tile, its one-tile multiset and its text (made once per tile)
+            added, texts = _ONE_TILE[pool.pop()._code]
         else:
             drawn = [pool.pop() for _ in range(min(count, len(pool)))]
             added = _core.TileSet([t._code for t in drawn])
@@ -669,7 +664,8 @@ _DRAW_KIND = ActionKind.DRAW
 _PASS_KIND = ActionKind.PASS
 _CODE_OF = attrgetter("_code")  # a Tile's code, read in C
 _set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
-_ONE_TILE = [_core.TileSet([code]) for code in range(65)]  # each tile code's one-tile multiset (values: shared)
+# each tile code's one-tile multiset and the text of a draw of that tile (values: shared)
+_ONE_TILE = [(_core.TileSet([code]), (_TILE_TEXTS[code],)) for code in range(65)]
 
 
 class _PlayEvent(Mapping[str, Any]):
