@@ -255,13 +255,13 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str
             action = None
         if action is not None:
             try:
-                game.apply(action, p)
+                game.apply(action)  # (as player p, who is to move: apply checks nothing more)
             except (IllegalMoveError, InvalidNotationError):  # refused or not an action: the turn is a draw
                 illegal[p] += 1
                 forfeits[p][FORFEIT_CAUSES.index("illegal")] += 1
                 action = None
         if action is None:
-            game.apply(fallback(view), p)
+            game.apply(fallback(view))
     outcome = game.outcome
     assert outcome is not None
     return GameResult(index=index, seed=deal_seed, seats=seats, winners=outcome.winners, scores=outcome.scores,
