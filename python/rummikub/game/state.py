@@ -549,7 +549,7 @@ class Game:
         if not size:
             self._finish(p)
             return played
-        self._turn += 1  # (_next, inline: a play or a draw ends nearly every turn)
+        self._turn += 1  # (_next, inline: a play or a draw ends nearly every turn; _pass calls it)
         self._current = (p + 1) % self.players
         self._draft = None
         if self._seconds is not None:
@@ -564,7 +564,7 @@ class Game:
         p = self._current
         texts: tuple[str, ...]
         if count == 1:  # the common case: one tile, its one-tile multiset and its text (made once per tile)
-            added, texts = _ONE_TILE[pool.pop()._code]
+            added, texts = _DRAW_OF_CODE[pool.pop()._code]
         else:
             drawn = [pool.pop() for _ in range(min(count, len(pool)))]
             added = _core.TileSet([t._code for t in drawn])
@@ -592,10 +592,7 @@ class Game:
     def _next(self, now: float | None) -> None:
         self._turn += 1
         self._current = (self._current + 1) % self.players
-        self._draft = None  # (_start_turn, inline: every turn ends here)
-        seconds = self._seconds
-        if seconds is not None:
-            self._deadline = (self._clock() if now is None else now) + seconds
+        self._start_turn(now)
 
     def _finish(self, winner: int | None) -> None:
         self._turn += 1
@@ -665,7 +662,7 @@ _PASS_KIND = ActionKind.PASS
 _CODE_OF = attrgetter("_code")  # a Tile's code, read in C
 _set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
 # each tile code's one-tile multiset and the text of a draw of that tile (values: shared)
-_ONE_TILE = [(_core.TileSet([code]), (_TILE_TEXTS[code],)) for code in range(65)]
+_DRAW_OF_CODE = [(_core.TileSet([code]), (_TILE_TEXTS[code],)) for code in range(65)]
 
 
 class _PlayEvent(Mapping[str, Any]):
