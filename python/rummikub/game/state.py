@@ -149,10 +149,7 @@ class Game:
         for i in range(players):  # tiles of the set: no check needed
             racks.append(of_core(_core.TileSet(deck[i * size:(i + 1) * size])))
         pool = list(map(_TILES.__getitem__, deck[players * base.rack_size:]))
-        order = [(first + i) % players for i in range(players)]
-        dealt = [TileSet()] * players
-        for i, p in enumerate(order):
-            dealt[p] = racks[i]
+        dealt = [racks[(p - first) % players] for p in range(players)]  # rack i goes to player first + i
         if cls.__init__ is not Game.__init__:  # a subclass's own __init__ is called as it expects
             return cls(base, dealt, pool, first, seed=seed, first_draws=draws, first_method=method, clock=clock)
         game = object.__new__(cls)  # (cls(...), without the check that the deal is the full set: it is)
