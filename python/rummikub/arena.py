@@ -44,6 +44,7 @@ from typing import Any, TextIO
 from ._errors import IllegalMoveError, InvalidNotationError, RummikubError, SearchLimitError, shorten
 from .bots import BotLike, fallback, get_bot
 from .game import Game, PlayerView
+from .game.clock import Clock
 from .cli import add_rules_options, plural, rules_from_args
 from .protocol import FORFEIT_CAUSES, EngineProcess, ExternalPlayerError
 from .rules import DEFAULT_PRESET, RuleSet
@@ -69,8 +70,9 @@ def derive_seed(*parts: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def _frozen_clock() -> float:
-    return 0.0
+_frozen_clock: Clock = float
+"""The arena's game clock, frozen at 0 (``float()`` is 0.0): every deadline is the turn's length, whatever the bots
+take. A builtin, so each turn's read of it is a call in C."""
 
 
 class ExternalBot:
@@ -253,13 +255,13 @@ def play_game(players: Sequence[str], index: int = 0, seed: int = 0, preset: str
             action = None
         if action is not None:
             try:
-                game.apply(action, p)
+                game.apply(action)  # (as player p, who is to move: apply checks nothing more)
             except (IllegalMoveError, InvalidNotationError):  # refused or not an action: the turn is a draw
                 illegal[p] += 1
                 forfeits[p][FORFEIT_CAUSES.index("illegal")] += 1
                 action = None
         if action is None:
-            game.apply(fallback(view), p)
+            game.apply(fallback(view))
     outcome = game.outcome
     assert outcome is not None
     return GameResult(index=index, seed=deal_seed, seats=seats, winners=outcome.winners, scores=outcome.scores,

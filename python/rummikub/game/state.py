@@ -35,7 +35,7 @@ from typing import Any
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
 from ..legality import Reason, illegal
-from ..meld import Table, set_tiles_basis
+from ..meld import Table, _set_tileset as _set_tiles_basis
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from .. import search as _search
@@ -91,7 +91,6 @@ class Game:
         self._passes = 0
         self._turn = 0
         self._events: list[Mapping[str, Any]] = []  # never mutated once appended (copies go out)
-        self._counts: tuple[int, tuple[int, ...], tuple[bool, ...]] = (-1, (), ())  # turn, rack sizes, opened
         # per viewer (None: spectators): the events list their public forms were made from, and those forms
         self._public_events: dict[int | None, tuple[list[Mapping[str, Any]], list[Event]]] = {}
         self._draft: Draft | None = None
@@ -150,10 +149,7 @@ class Game:
         for i in range(players):  # tiles of the set: no check needed
             racks.append(of_core(_core.TileSet(deck[i * size:(i + 1) * size])))
         pool = list(map(_TILES.__getitem__, deck[players * base.rack_size:]))
-        order = [(first + i) % players for i in range(players)]
-        dealt = [TileSet()] * players
-        for i, p in enumerate(order):
-            dealt[p] = racks[i]
+        dealt = [racks[(p - first) % players] for p in range(players)]  # rack i goes to player first + i
         if cls.__init__ is not Game.__init__:  # a subclass's own __init__ is called as it expects
             return cls(base, dealt, pool, first, seed=seed, first_draws=draws, first_method=method, clock=clock)
         game = object.__new__(cls)  # (cls(...), without the check that the deal is the full set: it is)
@@ -381,16 +377,13 @@ class Game:
         out = _new_view(PlayerView)  # a frozen dataclass filled directly: a view is made every turn
         # The history and the table's notation are computed when first read (most bots read neither): the
         # events list only grows and the table and layout are never changed, so they stay this turn's.
-        counts = self._counts
-        if counts[0] != self._turn:  # the racks' sizes and who has opened change only between turns
-            counts = self._counts = (self._turn, tuple(self._sizes), tuple(self._opened))
         events = self._events
         _set_view_dict(out, {  # a fresh dict given whole: cheaper than filling the instance's own
             "player": p, "players": self.players, "rules": self.rules, "rack": None if p is None else self._racks[p],
             "table": self._table, "table_text": (DEFERRED, layout_text, self._table, self._layout),
-            "rack_sizes": counts[1], "pool_size": len(self._pool), "current_player": self._current,
-            "opened": counts[2], "turn": self._turn,
-            "history": (DEFERRED, self._public_history_of, events, p, len(events)),
+            "rack_sizes": tuple(self._sizes), "pool_size": len(self._pool), "current_player": self._current,
+            "opened": tuple(self._opened), "turn": self._turn,
+            "history": (DEFERRED, _public_history_of, self, events, p, len(events)),  # (no bound method made)
             "outcome": self._outcome, "deadline": self._deadline})
         return out
 
@@ -539,8 +532,9 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        set_tiles_basis(table, self._table, played)  # (its tiles() then read no meld)
-        left = self._racks[p]._s.difference(played._s)  # played <= the rack: checked
+        played_s = played._s
+        _set_tiles_basis(table, (self._table, played_s))  # (set_tiles_basis, inline: its tiles() then read no meld)
+        left = self._racks[p]._s.difference(played_s)  # played <= the rack: checked
         rack = self._racks[p] = _new_tileset(TileSet)  # (of_core, inline)
         _set_s(rack, left)
         size = self._sizes[p] = left.size()
@@ -551,20 +545,23 @@ class Game:
         self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not size:
             self._finish(p)
-        else:
-            self._next(now)
+            return played
+        self._turn += 1  # (_next, inline: a play or a draw ends nearly every turn; _pass calls it)
+        self._current = (p + 1) % self.players
+        self._draft = None
+        if self._seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + self._seconds
         return played
 
     def _draw(self, count: int, cause: str, now: float | None) -> None:
-        if not self._pool:
+        pool = self._pool
+        if not pool:
             self._pass(cause, now)
             return
         p = self._current
-        pool = self._pool
-        if count == 1:  # the common case: one tile, added as its one-tile multiset (made once per tile)
-            code = pool.pop()._code
-            added = _ONE_TILE[code]
-            texts: tuple[str, ...] = (_TILE_TEXTS[code],)
+        texts: tuple[str, ...]
+        if count == 1:  # the common case: one tile, its one-tile multiset and its text (made once per tile)
+            added, texts = _DRAW_OF_CODE[pool.pop()._code]
         else:
             drawn = [pool.pop() for _ in range(min(count, len(pool)))]
             added = _core.TileSet([t._code for t in drawn])
@@ -575,7 +572,11 @@ class Game:
         self._sizes[p] += len(texts)
         self._passes = 0
         self._events.append({"type": "draw", "player": p, "tiles": texts, "cause": cause})
-        self._next(now)
+        self._turn += 1  # (_next, inline)
+        self._current = (p + 1) % self.players
+        self._draft = None
+        if self._seconds is not None:
+            self._deadline = (self._clock() if now is None else now) + self._seconds
 
     def _pass(self, cause: str, now: float | None) -> None:
         self._events.append({"type": "pass", "player": self._current, "cause": cause})
@@ -652,11 +653,13 @@ class Game:
 
 
 _new_view = object.__new__
+_public_history_of = Game._public_history_of
 _DRAW_KIND = ActionKind.DRAW
 _PASS_KIND = ActionKind.PASS
 _CODE_OF = attrgetter("_code")  # a Tile's code, read in C
 _set_view_dict = PlayerView.__dict__["__dict__"].__set__  # (PlayerView.__setattr__ refuses every name)
-_ONE_TILE = [_core.TileSet([code]) for code in range(65)]  # each tile code's one-tile multiset (values: shared)
+# each tile code's one-tile multiset and the text of a draw of that tile (values: shared)
+_DRAW_OF_CODE = [(_core.TileSet([code]), (_TILE_TEXTS[code],)) for code in range(65)]
 
 
 class _PlayEvent(Mapping[str, Any]):
