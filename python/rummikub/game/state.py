@@ -35,7 +35,7 @@ from typing import Any
 from .._errors import InvalidMeldError, InvalidNotationError, InvalidRecordError, RummikubError, shorten
 from ..action import Action, ActionKind, Layout, layout_text
 from ..legality import Reason, illegal
-from ..meld import Table, _set_tileset as _set_tiles_basis
+from ..meld import Table, set_tiles_basis
 from ..rules import DEFAULT_PRESET, RuleSet
 from ..scoring import Outcome, game_outcome
 from .. import search as _search
@@ -532,9 +532,8 @@ class Game:
                 layout = _keep_order(self._table, self._layout, table)
         elif all(m.tiles == tiles for m, tiles in zip(table, layout)):
             layout = None
-        played_s = played._s
-        _set_tiles_basis(table, (self._table, played_s))  # (set_tiles_basis, inline: its tiles() then read no meld)
-        left = self._racks[p]._s.difference(played_s)  # played <= the rack: checked
+        set_tiles_basis(table, self._table, played)  # (its tiles() then read no meld)
+        left = self._racks[p]._s.difference(played._s)  # played <= the rack: checked
         rack = self._racks[p] = _new_tileset(TileSet)  # (of_core, inline)
         _set_s(rack, left)
         size = self._sizes[p] = left.size()
@@ -545,12 +544,8 @@ class Game:
         self._events.append(_PlayEvent(p, table, layout, played, cause))
         if not size:
             self._finish(p)
-            return played
-        self._turn += 1  # (_next, inline: a play or a draw ends nearly every turn; _pass calls it)
-        self._current = (p + 1) % self.players
-        self._draft = None
-        if self._seconds is not None:
-            self._deadline = (self._clock() if now is None else now) + self._seconds
+        else:
+            self._next(now)
         return played
 
     def _draw(self, count: int, cause: str, now: float | None) -> None:
@@ -572,11 +567,7 @@ class Game:
         self._sizes[p] += len(texts)
         self._passes = 0
         self._events.append({"type": "draw", "player": p, "tiles": texts, "cause": cause})
-        self._turn += 1  # (_next, inline)
-        self._current = (p + 1) % self.players
-        self._draft = None
-        if self._seconds is not None:
-            self._deadline = (self._clock() if now is None else now) + self._seconds
+        self._next(now)
 
     def _pass(self, cause: str, now: float | None) -> None:
         self._events.append({"type": "pass", "player": self._current, "cause": cause})
