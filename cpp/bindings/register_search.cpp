@@ -158,47 +158,49 @@ Position position_of(const std::vector<int64_t>& codes, const TileSet& rack, con
   return out;
 }
 
-// The last table solve_play checked or found on this thread, by content (its meld codes and the rules' tile
-// parameters): a game asks about the same table turn after turn (a draw leaves it, a play leaves the table the
-// last search found), and a table's check depends on nothing else. Per thread: nothing is shared.
+// The last table solve_play checked and the last table it found on this thread, by content (meld codes and the
+// rules' tile parameters): a game asks about the same table turn after turn (a draw leaves it, a play leaves the
+// table the last search found), a bot may ask about one table several times in a turn (each search finding another
+// table), and a table's check depends on nothing else. Per thread: nothing is shared.
 struct KnownTable {
   std::vector<int64_t> codes;
   Params p;
   Position pos;
   bool valid = false;
 };
-thread_local KnownTable known_table;
+thread_local std::array<KnownTable, 2> known_tables;  // [0]: the last checked, [1]: the last found
 
-// The checked table of `codes` under `p`: the known table when it is that one, else table_of's (then known).
+// The checked table of `codes` under `p`: a known table when it is one, else table_of's (then the last checked).
 const Position& known_table_of(const std::vector<int64_t>& codes, const Params& p) {
-  KnownTable& k = known_table;
-  if (!k.valid || k.p != p || k.codes != codes) {
-    k.valid = false;  // until the check passes
-    k.pos = table_of(codes, p);
-    k.codes = codes;
-    k.p = p;
-    k.valid = true;
+  for (const KnownTable& k : known_tables) {
+    if (k.valid && k.p == p && k.codes == codes) return k.pos;
   }
+  KnownTable& k = known_tables[0];
+  k.valid = false;  // until the check passes
+  k.pos = table_of(codes, p);
+  k.codes = codes;
+  k.p = p;
+  k.valid = true;
   return k.pos;
 }
 
-// Makes the table a search found from the known table and `played` the known table (valid: the search places only
-// valid melds, and table + played is within table + rack, which fits the rules). Its melds are decoded from their
-// codes, exactly as table_of would decode them.
-void know_found_table(const std::vector<Meld>& found, const TileSet& played) {
-  KnownTable& k = known_table;
+// Makes the table a search found from `pos` (a known table) and `played` the last found table (valid: the search
+// places only valid melds, and table + played is within table + rack, which fits the rules). Its melds are decoded
+// from their codes, exactly as table_of would decode them.
+void know_found_table(const Position& pos, const Params& p, const std::vector<Meld>& found, const TileSet& played) {
+  KnownTable& k = known_tables[1];
+  k.valid = false;
   std::vector<int64_t> codes(found.size());
   std::vector<Meld> melds(found.size());
   for (size_t i = 0; i < found.size(); ++i) {
     codes[i] = meld_code(found[i]);
-    if (!meld_of_code(codes[i], melds[i])) {  // engine melds are always codable: never in practice
-      k.valid = false;
-      return;
-    }
+    if (!meld_of_code(codes[i], melds[i])) return;  // engine melds are always codable: never in practice
   }
-  k.pos.table_tiles = sum(k.pos.table_tiles, played);
+  k.pos.table_tiles = sum(pos.table_tiles, played);  // (pos may be k.pos: read before it is replaced)
   k.pos.table = std::move(melds);
   k.codes = std::move(codes);
+  k.p = p;
+  k.valid = true;
 }
 
 // Returns an objective given as its number (Objective's value): an int converts at a fraction of a native enum's cost.
@@ -631,7 +633,7 @@ void register_search(py::module_& m) {
         if (!checked_solve(pos, rack, rules, opened, objective, node_limit, out, stats)) {
           return py::reinterpret_borrow<PlayParts>(py::none());
         }
-        know_found_table(out.table, out.played);  // (pos is the known table: not read after this)
+        know_found_table(pos, rules.p, out.table, out.played);  // (pos may be replaced: not read after this)
         return py::reinterpret_steal<PlayParts>(py::make_tuple(out.played, meld_codes(out.table), out.value, stats).release());
       },
       py::arg("table"), py::arg("rack"), py::arg("rules"), py::arg("opened").noconvert(),
