@@ -189,16 +189,15 @@ const Position& known_table_of(const std::vector<int64_t>& codes, const Params& 
 // from their codes, exactly as table_of would decode them.
 void know_found_table(const Position& pos, const Params& p, const std::vector<Meld>& found, const TileSet& played) {
   KnownTable& k = known_tables[1];
+  const TileSet tiles = sum(pos.table_tiles, played);  // (pos may be k.pos: read before k changes)
   k.valid = false;
-  std::vector<int64_t> codes(found.size());
-  std::vector<Meld> melds(found.size());
+  k.codes.resize(found.size());  // (k's buffers reused)
+  k.pos.table.resize(found.size());
   for (size_t i = 0; i < found.size(); ++i) {
-    codes[i] = meld_code(found[i]);
-    if (!meld_of_code(codes[i], melds[i])) return;  // engine melds are always codable: never in practice
+    k.codes[i] = meld_code(found[i]);
+    if (!meld_of_code(k.codes[i], k.pos.table[i])) return;  // engine melds are always codable: never in practice
   }
-  k.pos.table_tiles = sum(pos.table_tiles, played);  // (pos may be k.pos: read before it is replaced)
-  k.pos.table = std::move(melds);
-  k.codes = std::move(codes);
+  k.pos.table_tiles = tiles;
   k.p = p;
   k.valid = true;
 }
