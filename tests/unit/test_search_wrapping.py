@@ -265,7 +265,7 @@ def test_a_found_table_is_a_table_before_and_after_its_melds_are_made() -> None:
 
 
 def test_a_table_checked_once_is_still_checked_against_each_call() -> None:
-    # solve_play remembers the last table it checked or found (per thread, by its codes and the rules' tile
+    # solve_play remembers the last table it checked and the last it found (per thread, by codes and the rules' tile
     # parameters); every other input is still checked, and another rule set checks the table again
     from rummikub._errors import InvalidMeldError, TileCountError
 
