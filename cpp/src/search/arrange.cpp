@@ -6,6 +6,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "../bits.h"
 #include "dead_ends.h"
 #include "programme.h"
 
@@ -37,12 +38,6 @@ struct ArrangeGuides::Impl {
       out[n] = w;
     }
   }
-  // Returns the bits set in w.
-  static int bits_set(uint32_t w) {
-    w = w - ((w >> 1) & 0x55555555U);
-    w = (w & 0x33333333U) + ((w >> 2) & 0x33333333U);
-    return static_cast<int>((((w + (w >> 4)) & 0x0F0F0F0FU) * 0x01010101U) >> 24);
-  }
   // Returns the path of the entry nearest to the input (nullptr: none of its depth), and sets `same` when the
   // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
   // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
@@ -61,7 +56,7 @@ struct ArrangeGuides::Impl {
         const uint32_t differ = e.counts[n] ^ mine[n];  // (of counts a and b, |a - b| bits)
         if (differ == 0) continue;
         const int w = in.p.numbers + 1 - n;
-        d += w * w * bits_set(differ);
+        d += w * w * popcount32(differ);
       }
       if (d < best_d) {
         best_d = d;
