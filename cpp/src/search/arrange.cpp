@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <tuple>
 #include <type_traits>
 
 #include "../bits.h"
@@ -308,15 +307,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           const int room = jokers - y - others;  // (the jokers left for colour c's runs)
           if (room < 0) return 0;
           const uint32_t rest = key_open | slot_bits(0, table_here - ga) | slot_bits(3, y);
-          // (transitions(), with the slots written out only when the memo does not hold them)
-          uint32_t tbegin, tcount;
-          if (const TransitionMemo::Entry* hit = transition_memo.find(runs, rest); hit->rest != 0) {
-            tbegin = hit->begin;
-            tcount = hit->count;
-          } else {
-            const int slots[kSlots] = {table_here - ga, 0, 0, y};
-            std::tie(tbegin, tcount) = make_transitions(transition_memo, runs, rest, slots, mode, kOpen);
-          }
+          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, table_here - ga, 0, 0, y, mode, kOpen);
           if (!only && stats != nullptr) stats->transitions += tcount;
           // (the children of the batch share their counts and info, which the deeper steps leave alone)
           child.s.misc = with_counts(g2, placed + y, 0, 0, false);
