@@ -234,14 +234,16 @@ class Programme {
     y.pending = INT64_MIN;
     return y;
   }
-  // Returns the jokers the runs of every colour but c need for certain (each colour's needs take their own).
-  static int others_deficit(const Node& x, int c) {
+  // Returns the jokers the runs of every colour need for certain (each colour's needs take their own).
+  static int all_deficits(const Node& x) {
     // (The deficits are at most the free jokers, so their sum fits a byte: the bytes add in one multiply.)
     static_assert(kMaxColours == 4, "four deficit bytes");
     uint32_t w;
     std::memcpy(&w, x.deficit, sizeof w);
-    return static_cast<int>((w * 0x01010101U) >> 24) - x.deficit[c];
+    return static_cast<int>((w * 0x01010101U) >> 24);
   }
+  // Returns the jokers the runs of every colour but c need for certain.
+  static int others_deficit(const Node& x, int c) { return all_deficits(x) - x.deficit[c]; }
   // Sets `members` and `most` to the tiles the colours before c promised to the groups g, and the most one of
   // them promised.
   static void promised_before(uint64_t g, int c, int& members, int& most) {

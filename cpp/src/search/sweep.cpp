@@ -590,8 +590,10 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
     const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
     // Uncovered jokers of the groups count until the runs are settled (after that, nothing can break the rule).
     const bool count = retrieval_rule && !is_settled(x.s);
-    const int left = jokers_left(placed);
-    for (int y = 0; y <= left; ++y) {
+    // The runs' deficits are jokers their slots at the numbers ahead take for certain, apart from the slots of the
+    // groups here: the groups take at most the rest (a child given more reaches no legal end).
+    const int most = jokers_left(placed) - all_deficits(x);
+    for (int y = 0; y <= most; ++y) {
       ++counted;
       const int yr = rack_jokers(placed, y);
       const int64_t score = x.score + yr * w_joker;
