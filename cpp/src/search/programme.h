@@ -357,6 +357,8 @@ class Programme {
   }
   // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
   // child (bound, opening value, joker lookahead); returns false when x does not pass them.
+  // kMust: x is a node of the sweep, which keeps Node::must (the depth-first search's nodes do not).
+  template <bool kMust>
   bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
   // Splits the tiles promised at number n into groups: layer `from` to layer `to`.
   void group_step(Layer& from, Layer& to, int n);
@@ -494,6 +496,7 @@ inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
 }
 
 // Carries x through an idle colour step into y (see above); returns false when x does not pass the checks.
+template <bool kMust>
 RUMMIKUB_ALWAYS_INLINE bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
   const int C = in_.p.colours, pos = (n - 1) * C + c;
   const int placed = jokers_placed(x.s);
@@ -503,7 +506,14 @@ RUMMIKUB_ALWAYS_INLINE bool Programme::carry_through_colour(const Node& x, int n
   const uint64_t g = x.s.misc & kPromisedBits;
   int members = 0, most = 0;
   if (g != 0) promised_before(g, c, members, most);
-  if (others_deficit(x, c) + groups_deficit(g, n, c, members, most, 0) > jokers_left(placed)) return false;
+  const int room = jokers_left(placed) - others_deficit(x, c) - groups_deficit(g, n, c, members, most, 0);
+  if (room < 0) return false;
+  // (the sweep's nodes keep Node::must: there, the groups' deficit counted with the copies the later colours' runs
+  // leave, where that can matter, as colour_step counts it)
+  if (kMust && room < later_must(x, c) &&
+      jokers_left(placed) - others_deficit(x, c) - groups_deficit_left(x, g, n, c, members, most, 0) < 0) {
+    return false;
+  }
   y = carried(x, parent);
   y.deficit[c] = 0;
   return true;

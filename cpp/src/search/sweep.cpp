@@ -558,7 +558,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       if (colour_idle(x, c, no_tile, joker_here)) {
         // The general path's only choice, with its checks and its count, without the transition lookup.
         Node y;
-        if (!carry_through_colour(x, n, c, idx, y)) return;
+        if (!carry_through_colour<true>(x, n, c, idx, y)) return;
         ++counted;
         sink(y);
       } else {
