@@ -268,7 +268,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         if (c == C) {
           carry_into(x, child);
         } else {
-          if (!carry_through_colour(x, n, c, 0, child)) return false;
+          if (!carry_through_colour<false>(x, n, c, 0, child)) return false;
           if (stats != nullptr) ++stats->transitions;
         }
         if (stats != nullptr) ++stats->states;

@@ -266,13 +266,49 @@ class Programme {
     const int m = std::max(most, k);
     return std::max(0, group_size * m - (members + k + after[std::min(m, 7)]));
   }
+  // Returns the jokers the groups promised at number n (g2, none: 0) need for certain once colour c promised k tiles
+  // after the colours before it (members, most), counting with the jokers that the open runs of the colours after
+  // c need at n beyond their own deficits: groups_deficit with each later colour c' offering only the copies its
+  // runs leave, f = max(0, avail - must[c']) (Node::must), where groups_deficit offers all of them.
+  // Why this is a lower bound of those jokers together: colour c' gives g of its copies of n to groups; its runs
+  // that must take a slot at n then have at most avail - g copies, so their jokers at n are at least
+  // max(0, must - avail + g), which is their deficit's share of n, max(0, must - avail), plus max(0, g - f) (without
+  // a lead run, its deficit is that share plus its slots at n + 1; a lead run's colour has must 0, f = avail). The
+  // groups, G >= most of them (the loosest G as in members_after_), take at least G max(3, L) - members - k - sum g
+  // jokers; and g - max(0, g - f) = min(g, f) <= min(G, f). So the groups' jokers and the later colours' extra ones
+  // add up to at least this, and none of those slots is a slot that others_deficit or colour c's own deficit counts:
+  // a child whose jokers left cannot pay this, the others' deficits and its own reaches no legal end.
+  int groups_deficit_left(const Node& x, uint64_t g2, int n, int c, int members, int most, int k) const {
+    if (g2 == 0) return 0;
+    const int C = in_.p.colours, m = std::max(most, k);
+    const bool capped = C - c - 1 <= in_.mode.min_len;  // (as members_after_ is made)
+    int after = 0;
+    for (int y = c + 1; y < C; ++y) {
+      const int f = std::max(0, in_.avail[y][n] - x.must[y]);
+      after += capped ? std::min(m, f) : f;
+    }
+    return std::max(0, std::max(3, in_.mode.min_len) * m - (members + k + after));
+  }
+  // Returns the open runs of the colours after c that must take a slot at the next number of their colour: the
+  // most groups_deficit_left can count above groups_deficit (a colour's f is at most its must below its copies).
+  // The colour step counts with groups_deficit_left only where the room groups_deficit leaves is below this (elsewhere
+  // the room stays at least 0 either way: counting everywhere drops a few more children whose joker lookahead then
+  // fails, but costs more than it saves on the 160-tile set).
+  static int later_must(const Node& x, int c) {
+    static_assert(kMaxColours == 4, "four bytes of must");
+    uint32_t w;
+    std::memcpy(&w, x.must, sizeof w);
+    return static_cast<int>(((uint64_t{w} >> (8 * (c + 1))) * 0x01010101U >> 24) & 0xFF);
+  }
   // Returns x's child in colour step (n, c) through transition t: colour c's runs and joker deficit, and the
   // counts `misc`, replaced.
   static Node colour_child(const Node& x, size_t parent, int64_t score, uint32_t info, const Transition& t, int c,
                            int deficit, uint64_t misc) {
-    Node y{x.s, score, static_cast<int32_t>(parent), info, t.actions, false, {}};
+    Node y{x.s, score, static_cast<int32_t>(parent), info, t.actions, false, {}, {}};
     std::memcpy(y.deficit, x.deficit, sizeof y.deficit);  // (std::copy here became a call to memmove)
+    std::memcpy(y.must, x.must, sizeof y.must);
     y.deficit[c] = static_cast<uint8_t>(deficit);
+    y.must[c] = static_cast<uint8_t>((t.needs >> 28) & 1 ? 0 : (t.needs >> 8) & 0xFF);  // (run_needs)
     y.s.runs[c] = t.next;
     y.s.misc = misc;
     return y;
@@ -321,6 +357,8 @@ class Programme {
   }
   // Carries x through an idle colour step (colour_idle) into y, with the checks colour_step makes on any
   // child (bound, opening value, joker lookahead); returns false when x does not pass them.
+  // kMust: x is a node of the sweep, which keeps Node::must (the depth-first search's nodes do not).
+  template <bool kMust>
   bool carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const;
   // Splits the tiles promised at number n into groups: layer `from` to layer `to`.
   void group_step(Layer& from, Layer& to, int n);
@@ -458,6 +496,7 @@ inline int Programme::joker_deficit(uint32_t needs, const DeficitAt& at) {
 }
 
 // Carries x through an idle colour step into y (see above); returns false when x does not pass the checks.
+template <bool kMust>
 RUMMIKUB_ALWAYS_INLINE bool Programme::carry_through_colour(const Node& x, int n, int c, size_t parent, Node& y) const {
   const int C = in_.p.colours, pos = (n - 1) * C + c;
   const int placed = jokers_placed(x.s);
@@ -467,7 +506,14 @@ RUMMIKUB_ALWAYS_INLINE bool Programme::carry_through_colour(const Node& x, int n
   const uint64_t g = x.s.misc & kPromisedBits;
   int members = 0, most = 0;
   if (g != 0) promised_before(g, c, members, most);
-  if (others_deficit(x, c) + groups_deficit(g, n, c, members, most, 0) > jokers_left(placed)) return false;
+  const int room = jokers_left(placed) - others_deficit(x, c) - groups_deficit(g, n, c, members, most, 0);
+  if (room < 0) return false;
+  // (the sweep's nodes keep Node::must: there, the groups' deficit counted with the copies the later colours' runs
+  // leave, where that can matter, as colour_step counts it)
+  if (kMust && room < later_must(x, c) &&
+      jokers_left(placed) - others_deficit(x, c) - groups_deficit_left(x, g, n, c, members, most, 0) < 0) {
+    return false;
+  }
   y = carried(x, parent);
   y.deficit[c] = 0;
   return true;

@@ -59,6 +59,7 @@ struct StepClass {
   uint64_t misc;
   uint32_t begin, end, bounds_begin, bounds_end;
   int how, left, uncovered_room;  // settle_how, free jokers left, uncovered jokers the rack's can still be
+  int members, most;              // the tiles the colours before promised to groups, and the most one promised
 };
 // A colour step's lists (cleared at each step; their memory is kept, up to SearchScratch::trim).
 struct StepScratch {

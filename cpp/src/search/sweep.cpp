@@ -46,7 +46,7 @@ size_t Programme::start() {
   const size_t depth = static_cast<size_t>(N * (C + 1));
   layers_.resize(depth + 1);
   layers_[0].reset(1);
-  layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false, {}});
+  layers_[0].offer(Node{State{{0, 0, 0, 0}, 0, 0}, 0, -1, 0, 0, false, {}, {}});
   return depth;
 }
 
@@ -297,7 +297,9 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
                 0,
                 how,
                 left,
-                rack_jokers_all - uncovered};
+                rack_jokers_all - uncovered,
+                members_before,
+                most_before};
     const GroupChoice* const group_choice = plan->groups->choices.data();
     const uint32_t* const group_begin = plan->groups->begin;
     // (the child's counts word but for the groups and the value)
@@ -393,6 +395,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this node.
     int members_before = 0, most_before = 0;
     if (g != 0) promised_before(g, c, members_before, most_before);
+    const int must_after = later_must(x, c);
     const uint32_t* const group_begin = plan->groups->begin;
     for (int b = omin; b <= o; ++b) {
       uint64_t mask = x.s.mask;
@@ -423,11 +426,18 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         // Jokers the promised groups need for certain (their slots are distinct from the runs').
         const int group_deficit =
             groups_deficit(g2, group_size, members_after, members_before, most_before, gc.k);
+        int deficit_left = -1;  // (groups_deficit_left, made on first use)
         for (int ci = 0; ci < nchoices; ++ci) {
           const JokerChoice& ch = choices[ci];
           // (the choices leave fewer jokers one after another: none after this one can pay the deficits either)
-          const int room = ch.jokers_left - deficit_others - group_deficit;
+          int room = ch.jokers_left - deficit_others - group_deficit;
           if (room < 0) break;
+          // (the groups' deficit counted with the copies the later colours' runs leave, where that can matter)
+          if (room < must_after) {
+            if (deficit_left < 0) deficit_left = groups_deficit_left(x, g2, n, c, members_before, most_before, gc.k);
+            room = ch.jokers_left - deficit_others - deficit_left;
+            if (room < 0) break;
+          }
           const bool doomed = rack_gap > room;  // (colour c's open runs never take a rack tile again)
           const uint32_t rest = key | gc.key | slot_bits(kFreeJoker, ch.y);
           const Transition* ts;
@@ -492,12 +502,19 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     const int avail = k.left - (kJokers ? others_deficit(x, c) : 0);
     const int uncovered_room = k.uncovered_room, how = k.how;
     const StepCombo* const combos = step.combos.data();
+    const int must_after = later_must(x, c);
     for (uint32_t i = k.begin; i < k.end; ++i) {
       const StepCombo& m = combos[i];
       const int64_t bound = score + m.bound;
       if (bound < floor || bound >= ceiling) continue;
-      const int room = avail - m.need;
+      int room = avail - m.need;
       if (room < 0) continue;
+      // (the groups' deficit counted with the copies the later colours' runs leave, where that can matter: see
+      // groups_deficit_left)
+      if (room < must_after) {
+        room = avail - m.y - groups_deficit_left(x, m.misc & kPromisedBits, n, c, k.members, k.most, m.gc->k);
+        if (room < 0) continue;
+      }
       const bool doomed = rack_gap > room;  // (colour c's open runs never take a rack tile again)
       const GroupChoice& gc = *m.gc;
       const Transition* ts;
@@ -541,7 +558,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       if (colour_idle(x, c, no_tile, joker_here)) {
         // The general path's only choice, with its checks and its count, without the transition lookup.
         Node y;
-        if (!carry_through_colour(x, n, c, idx, y)) return;
+        if (!carry_through_colour<true>(x, n, c, idx, y)) return;
         ++counted;
         sink(y);
       } else {
