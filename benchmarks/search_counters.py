@@ -4,8 +4,9 @@
 
 Prints, per class of test_bench_search.py (and the 160-tile set with 2 jokers on the table and 2 on the rack),
 the total and median programme states and transitions of ``solve`` (over the positions with a play: the
-counters come with the play), then each class's median states by the jokers of the position. The counts are identical on every machine, so they compare algorithmic changes
-without timing noise (the timings are pytest-benchmark's job).
+counters come with the play), then each class's median states by the jokers of the position. The counts are
+identical on every machine, so they compare algorithmic changes without timing noise (the timings are
+pytest-benchmark's job).
 """
 
 from __future__ import annotations
