@@ -254,6 +254,9 @@ class Programme {
       most = std::max(most, k);
     }
   }
+  // Returns true when the colours after c count towards the groups with their copies capped at the groups' number
+  // (members_after_, groups_deficit_left): with fewer than L colours left, G = most groups is the loosest case.
+  bool later_capped(int c) const { return in_.p.colours - c - 1 <= in_.mode.min_len; }
   // Returns the jokers the groups promised at number n (g2, none: 0) need for certain once colour c promised k
   // tiles after the colours before it (members, most): `most` groups need max(3, L) members each, and the
   // colours after c can add members_after_ at most.
@@ -281,7 +284,7 @@ class Programme {
   int groups_deficit_left(const Node& x, uint64_t g2, int n, int c, int members, int most, int k) const {
     if (g2 == 0) return 0;
     const int C = in_.p.colours, m = std::max(most, k);
-    const bool capped = C - c - 1 <= in_.mode.min_len;  // (as members_after_ is made)
+    const bool capped = later_capped(c);
     int after = 0;
     for (int y = c + 1; y < C; ++y) {
       const int f = std::max(0, in_.avail[y][n] - x.must[y]);
@@ -506,14 +509,12 @@ RUMMIKUB_ALWAYS_INLINE bool Programme::carry_through_colour(const Node& x, int n
   const uint64_t g = x.s.misc & kPromisedBits;
   int members = 0, most = 0;
   if (g != 0) promised_before(g, c, members, most);
-  const int room = jokers_left(placed) - others_deficit(x, c) - groups_deficit(g, n, c, members, most, 0);
+  const int free = jokers_left(placed) - others_deficit(x, c);  // (the jokers the other colours' runs leave)
+  const int room = free - groups_deficit(g, n, c, members, most, 0);
   if (room < 0) return false;
   // (the sweep's nodes keep Node::must: there, the groups' deficit counted with the copies the later colours' runs
   // leave, where that can matter, as colour_step counts it)
-  if (kMust && room < later_must(x, c) &&
-      jokers_left(placed) - others_deficit(x, c) - groups_deficit_left(x, g, n, c, members, most, 0) < 0) {
-    return false;
-  }
+  if (kMust && room < later_must(x, c) && free < groups_deficit_left(x, g, n, c, members, most, 0)) return false;
   y = carried(x, parent);
   y.deficit[c] = 0;
   return true;

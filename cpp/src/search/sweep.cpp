@@ -37,7 +37,7 @@ size_t Programme::start() {
     // (capped: a byte for each `most`, 0..7, added eight at once; no byte passes 4 * 7 copies)
     uint64_t plain = 0, capped = 0;
     for (int c = C - 1; c >= 0; --c) {
-      const uint64_t after = C - c - 1 <= in_.mode.min_len ? capped : (plain & 0xFF) * 0x0101010101010101ULL;
+      const uint64_t after = later_capped(c) ? capped : (plain & 0xFF) * 0x0101010101010101ULL;
       for (int most = 0; most < 8; ++most) members_after_[n][c][most] = static_cast<uint8_t>(after >> (8 * most));
       capped += kCappedAt[std::min<int>(in_.avail[c][n], 7)];
       plain += in_.avail[c][n];
