@@ -238,7 +238,7 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     bool reached = true;
     for (size_t li = 0; li < last; ++li) {
       const int n = static_cast<int>(li) / (C + 1) + 1, c = static_cast<int>(li) % (C + 1);
-      const std::vector<std::pair<int32_t, int32_t>>& moves = guide.moves(li);
+      const MoveList& moves = guide.moves(li);
       const std::vector<Node>& from = guide.layer_nodes(li);
       const std::vector<Node>& to = guide.layer_nodes(li + 1);
       // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer. The live

@@ -2,8 +2,10 @@
 // owns or borrows all of it in one place; thread_scratch() is the calling thread's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -15,6 +17,37 @@
 #include "transitions.h"
 
 namespace rummikub::search {
+
+// A guide's moves out of one layer (Programme::keep), in the order made: each is (parent | rack copies placed <<
+// Programme::kMoveShift, node). Its room is left uninitialised and doubles when full, so that adding a move is a
+// store and a count inline in the steps (std::vector's emplace_back stays a call there).
+class MoveList {
+ public:
+  struct Move {
+    int32_t packed;  // the parent, with the rack copies the move places in its top bits
+    int32_t node;
+  };
+  RUMMIKUB_ALWAYS_INLINE void push(int32_t packed, int32_t node) {
+    if (size_ == capacity_) grow();
+    moves_[size_++] = Move{packed, node};
+  }
+  void clear() { size_ = 0; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  const Move* begin() const { return moves_.get(); }
+  const Move* end() const { return moves_.get() + size_; }
+
+ private:
+  // Doubles the room (out of line: rarely taken).
+  __attribute__((noinline)) void grow() {
+    capacity_ = capacity_ == 0 ? 64 : capacity_ * 2;
+    std::unique_ptr<Move[]> more(new Move[capacity_]);
+    std::copy(moves_.get(), moves_.get() + size_, more.get());
+    moves_ = std::move(more);
+  }
+  std::unique_ptr<Move[]> moves_;
+  size_t size_ = 0, capacity_ = 0;
+};
 
 // expand_layer's scratch (kept between calls: no malloc once warm).
 struct ShareScratch {
@@ -158,14 +191,13 @@ struct SearchScratch {
   // all_plays' own lists.
   PlaysScratch plays;
   // The last guide's moves and marks (Programme::make_guide), kept for the next guide unless they are large.
-  std::vector<std::vector<std::pair<int32_t, int32_t>>> guide_moves;
+  std::vector<MoveList> guide_moves;
   std::vector<std::vector<uint8_t>> guide_alive;
 
   // Keeps a finished guide's moves and marks for the next guide, unless they hold more than a few MB.
-  void keep_guide_lists(std::vector<std::vector<std::pair<int32_t, int32_t>>>& moves,
-                        std::vector<std::vector<uint8_t>>& alive) {
+  void keep_guide_lists(std::vector<MoveList>& moves, std::vector<std::vector<uint8_t>>& alive) {
     size_t held = 0;
-    for (const auto& m : moves) held += m.capacity() * sizeof(m[0]);
+    for (const MoveList& m : moves) held += m.capacity() * sizeof(MoveList::Move);
     for (const auto& a : alive) held += a.capacity();
     if (held > (size_t{1} << 22)) return;
     guide_moves = std::move(moves);
