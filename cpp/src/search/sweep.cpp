@@ -725,10 +725,13 @@ void Programme::mark_alive() {
   }
   if (!any) return;
   // Backwards over the recorded moves: a state is alive when one of its moves leads to a live state.
+  // (through pointers read once: the compiler would read the lists again after every flag stored, which may alias)
   for (size_t li = last_; li-- > 0;) {
     alive_[li].assign(layers_[li].nodes.size(), 0);
+    uint8_t* const here = alive_[li].data();
+    const uint8_t* const next = alive_[li + 1].data();
     for (const auto& [parent, node] : moves_[li]) {
-      if (alive_[li + 1][static_cast<size_t>(node)] != 0) alive_[li][parent & (kMoveCopies - 1)] = 1;
+      if (next[node] != 0) here[parent & (kMoveCopies - 1)] = 1;
     }
   }
 }
