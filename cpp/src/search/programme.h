@@ -158,6 +158,8 @@ class Programme {
   const MoveList& moves(size_t li) const { return moves_[li]; }
   // Returns true when node i of a guide's layer li can reach a legal end (after mark_alive()).
   bool alive(size_t li, size_t i) const { return alive_[li][i] != 0; }
+  // Returns the flags of layer li's nodes (alive: not 0), after mark_alive().
+  const uint8_t* alive_flags(size_t li) const { return alive_[li].data(); }
   // Returns the nodes of layer li, and the index of the last layer (after run()).
   const std::vector<Node>& layer_nodes(size_t li) const { return layers_[li].nodes; }
   size_t last_layer() const { return last_; }

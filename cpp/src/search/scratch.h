@@ -115,17 +115,24 @@ struct ChoiceList {
 // found, their index and order, and the lists of a listing that was let go (emptied, their capacity reused by
 // the next).
 struct PlaysScratch {
-  // The (rack tiles placed, best score) pairs of one layer, grouped by state: state i's are [first[i], first[i + 1]).
+  // The (rack tiles placed, best score) pairs of one layer, grouped by state: live state i's are
+  // [first[2 i], first[2 i + 1]) (a dead state's span is left as it was).
   struct Pairs {
     std::vector<uint32_t> first;
     std::vector<uint64_t> masks;
     std::vector<int64_t> scores;
   };
   Pairs pairs[2];
-  // The guide's moves into the next layer's live states, grouped by state (state q's end at into[q]), and the index
-  // of the pairs made for a state that several moves reach.
-  std::vector<uint32_t> into;
-  std::vector<int32_t> into_moves;
+  // The guide's moves into the next layer's live states, listed by state (state q's last at head[q], each move's
+  // one before it at `before`, -1: none), the live states in the order first reached, and the index of the pairs
+  // made for a state that several moves reach.
+  struct LiveMove {
+    int32_t packed;  // the move (Programme::moves)
+    int32_t before;
+  };
+  std::vector<int32_t> head;
+  std::vector<LiveMove> into;
+  std::vector<uint32_t> live;
   std::vector<int32_t> by_pair;  // open addressing: rack tiles -> pair made
   struct Found {
     uint64_t mask;    // the rack tiles placed (usage bits)
@@ -146,9 +153,10 @@ struct PlaysScratch {
     for (Pairs& p : pairs) {
       if (p.masks.capacity() > kMost || p.first.capacity() > kMost) p = Pairs();
     }
-    if (into.capacity() > kMost || into_moves.capacity() > kMost) {
-      into = std::vector<uint32_t>();
-      into_moves = std::vector<int32_t>();
+    if (head.capacity() > kMost || into.capacity() > kMost || live.capacity() > kMost) {
+      head = std::vector<int32_t>();
+      into = std::vector<LiveMove>();
+      live = std::vector<uint32_t>();
     }
     if (by_pair.capacity() > kMost) by_pair = std::vector<int32_t>();
     if (found.capacity() > kMost / 2 || by_key.capacity() > kMost) {
