@@ -219,11 +219,10 @@ class Programme {
   void colour_step(Layer& from, Layer& to, int n, int c);
   // A guide records every move (parent in layer li - 1, node in layer li) in moves_[li - 1], for mark_alive(), with
   // the rack copies a colour step's move places (its info's b) in the parent's top bits (kMoveCopies), for
-  // all_plays. `copies` is what keeps b of the info: 15 at a colour step, 0 at a group step (whose info is the
-  // jokers the groups take).
-  static void keep(MoveList& moves, size_t parent, int32_t node, uint32_t info, uint32_t copies) {
+  // all_plays: keep() adds one to the list of the step expand_layer runs (keeping_), with b kept by keeping_copies_.
+  void keep(size_t parent, int32_t node, uint32_t info) {
     assert(parent < kMoveCopies);
-    moves.push(static_cast<int32_t>(parent | size_t{info & copies} << kMoveShift), node);
+    keeping_->push(static_cast<int32_t>(parent | size_t{info & keeping_copies_} << kMoveShift), node);
   }
   // Returns x carried unchanged into the next layer (nothing placed, no run moved) as a child of `parent`.
   static Node carried(const Node& x, size_t parent) {
@@ -483,6 +482,11 @@ class Programme {
   uint8_t members_after_[kByNumber][kMaxColours][8] = {};
   std::vector<std::vector<uint8_t>> alive_;
   std::vector<MoveList> moves_;  // a guide's moves out of each layer
+  // The list of the step a guide's expand_layer runs, and what keeps b of a move's info: 15 at a colour step, 0 at
+  // a group step (whose info is the jokers the groups take). (Members, not locals of expand_layer: as locals they
+  // take registers in the steps of every programme, guide or not.)
+  MoveList* keeping_ = nullptr;
+  uint32_t keeping_copies_ = 0;
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
   Programme* donor_ = nullptr;  // the guide whose first layers run() takes (take_prefix)
 };

@@ -640,8 +640,10 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();
     const size_t count = from.nodes.size();
-    MoveList* const moves = guide_mode_ ? &moves_[to_layer - 1] : nullptr;  // (a guide's: keep)
-    const uint32_t copies = to_layer % static_cast<size_t>(in_.p.colours + 1) != 0 ? 15 : 0;
+    if (guide_mode_) {  // (keep)
+      keeping_ = &moves_[to_layer - 1];
+      keeping_copies_ = to_layer % static_cast<size_t>(in_.p.colours + 1) != 0 ? 15 : 0;
+    }
     // When no pending bound of the layer reaches the floor, the nodes before the first new or improved one have
     // nothing to expand: the pass starts there (the layer's pending bound then stays an upper bound).
     const size_t begin = from.pending >= floor_ ? 0 : from.unchanged;
@@ -654,7 +656,7 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
         pending_ = INT64_MIN;
         expand(x, idx, [&](const Node& y) {
           const int32_t node = to.offer(y);
-          if (moves != nullptr) keep(*moves, idx, node, y.info, copies);
+          if (guide_mode_) keep(idx, node, y.info);
         });
         x.ceiling = floor_;
         x.pending = pending_;
