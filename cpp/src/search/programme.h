@@ -182,7 +182,7 @@ class Programme {
     const Layer& l = layers_[li];
     // (The dominance buckets hold the `bucketed` nodes; a layer never bucketed since reset() holds another's.)
     const size_t buckets = l.bucketed == 0 ? 0 : l.bucket_head.size() * sizeof(int32_t);
-    size_t b = fresh_capacity(l.nodes.size(), l.reserved) * sizeof(Node) + l.index.size() * sizeof(int32_t) + buckets +
+    size_t b = fresh_capacity(l.nodes.size(), l.reserved) * sizeof(Node) + (l.mask + 1) * sizeof(int32_t) + buckets +
                fresh_capacity(l.bucketed, 0) * (sizeof(int32_t) + sizeof(uint32_t) + sizeof(RunsSummary));
     if (li > 0 && li <= moves_.size()) b += fresh_capacity(moves_[li - 1].size(), 0) * sizeof(MoveList::Move);
     return b;
