@@ -287,20 +287,24 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const uint64_t* const cur_masks = cur->masks.data();
       const int64_t* const cur_scores = cur->scores.data();
       const int table_jokers = in.table_jokers;
+      const bool any_rack_joker = in.rack_jokers > 0;  // (without one, no move places a rack joker)
       const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
       uint32_t made = 0;
       for (size_t s = 0; s < live_states; ++s) {
         const size_t q = live[s];
         next_first[2 * q] = made;
-        const int after = jokers_placed(to[q].s);
+        const int after = any_rack_joker ? jokers_placed(to[q].s) : 0;
         // What move k adds to its parent's pairs: the rack copies' bits, and their weight and the rack jokers'.
         auto added = [&](int32_t k, size_t& p, uint64_t& bits, int64_t& delta) {
           const int32_t packed = into[k].packed;
           p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
           const int b = static_cast<int>(static_cast<uint32_t>(packed) >> Programme::kMoveShift);
           // (the free jokers past the table's count are the rack's: Input)
-          const int before = jokers_placed(from[p].s);
-          const int yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
+          int yr = 0;
+          if (any_rack_joker) {
+            const int before = jokers_placed(from[p].s);
+            yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
+          }
           delta = b * w_tile + yr * w_joker;
           bits = b == 0 ? 0 : ((uint64_t{1} << b) - 1) << in.usage_bit[c][n];
         };
