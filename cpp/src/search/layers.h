@@ -152,8 +152,8 @@ struct Layer {
     while (cap < expect * 2) cap <<= 1;
     empty_index(cap);
   }
-  // Makes the index's first cap entries its table, empty. (Its vector only grows: resized back up after a shrink, it
-  // would clear the room it grows by before the table is emptied.)
+  // Makes the index's first cap entries its table, empty. (Its vector is kept at least that long, not cut to it:
+  // resized back up after a cut, it would clear the room it grows by before the table is emptied.)
   void empty_index(size_t cap) {
     if (index.size() < cap) index.resize(cap);
     std::memset(index.data(), 0xFF, cap * sizeof(int32_t));
@@ -230,9 +230,10 @@ struct Layer {
     bucket_head[at] = static_cast<int32_t>(i);
     bucket_of[i] = static_cast<uint32_t>(at);
   }
-  // Doubles the index (out of line: rarely taken).
-  __attribute__((noinline)) void grow() {
-    empty_index((mask + 1) * 2);
+  // Doubles the index.
+  void grow() {
+    index.assign((mask + 1) * 2, -1);
+    mask = index.size() - 1;
     for (size_t k = 0; k < nodes.size(); ++k) {
       size_t i = hash(nodes[k].s) & mask;
       while (index[i] >= 0) i = (i + 1) & mask;
