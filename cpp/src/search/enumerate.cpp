@@ -6,6 +6,7 @@
 // for, by the search of its own tiles (or, after the opening with no joker in the play or on the table, by arrange).
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <optional>
 
 #include "jokers.h"
@@ -221,8 +222,10 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       }
     }
     const size_t guide_bytes = kept_bytes + guide.bytes();
-    // Forward over the moves into live states: the pairs (rack tiles placed, best score) of each state of the
-    // layer, from its parents' pairs with the rack copies and jokers of the move added.
+    // Forward over the moves into live states: the pairs (rack tiles placed, best score) of each live state of the
+    // layer, from its parents' pairs with the rack copies and jokers of the move added. (Every live state has
+    // pairs: a move into a live state comes from a live state (mark_alive), and each live state is reached from the
+    // start by such moves. A dead state has none, and its span is never read.)
     PlaysScratch::Pairs* cur = &ps.pairs[0];
     PlaysScratch::Pairs* next = &ps.pairs[1];
     cur->first.assign({0, 1});
@@ -238,45 +241,42 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     bool reached = true;
     for (size_t li = 0; li < last; ++li) {
       const int n = static_cast<int>(li) / (C + 1) + 1, c = static_cast<int>(li) % (C + 1);
-      const std::vector<std::pair<int32_t, int32_t>>& moves = guide.moves(li);
+      const MoveList& moves = guide.moves(li);
       const std::vector<Node>& from = guide.layer_nodes(li);
       const std::vector<Node>& to = guide.layer_nodes(li + 1);
-      // The moves into live states, grouped by state (a counting sort, stable), and the pairs they offer. The live
-      // moves are picked once (move and state) past the room of the grouped list, in into_moves.
-      std::vector<uint32_t>& into = ps.into;
-      std::vector<int32_t>& into_moves = ps.into_moves;
+      const uint8_t* const alive = guide.alive_flags(li + 1);
+      // The moves into live states, listed by state (state q's last at head[q], each one's before it at its
+      // `before`), the live states in the order first reached, and the pairs the moves offer. (The lists only grow;
+      // head is emptied for the layer's states.)
       const size_t T = to.size();
-      into.assign(T + 1, 0);
-      into_moves.resize(3 * moves.size());
+      if (ps.head.size() < T) ps.head.resize(T);
+      if (ps.into.size() < moves.size()) ps.into.resize(moves.size());
+      if (ps.live.size() < T) ps.live.resize(T);
+      std::memset(ps.head.data(), 0xFF, T * sizeof(int32_t));
+      int32_t* const head = ps.head.data();
+      PlaysScratch::LiveMove* const into = ps.into.data();
+      uint32_t* const live = ps.live.data();
       const uint32_t* const first = cur->first.data();
-      uint32_t* const counts = into.data();
-      int32_t* const picked = into_moves.data() + moves.size();
-      size_t bound = 0, live_moves = 0;
+      size_t bound = 0, live_moves = 0, live_states = 0;
       for (const auto& [packed, q] : moves) {
+        if (alive[q] == 0) continue;
         const size_t p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
-        const uint32_t n_pairs = first[p + 1] - first[p];
-        if (n_pairs == 0 || !guide.alive(li + 1, static_cast<size_t>(q))) continue;
-        bound += n_pairs;
-        picked[2 * live_moves] = packed;
-        picked[2 * live_moves + 1] = q;
-        ++live_moves;
-        ++counts[static_cast<size_t>(q) + 1];
+        assert(guide.alive(li, p) && first[2 * p + 1] > first[2 * p]);
+        bound += first[2 * p + 1] - first[2 * p];
+        if (head[q] < 0) live[live_states++] = static_cast<uint32_t>(q);
+        into[live_moves] = PlaysScratch::LiveMove{packed, head[q]};
+        head[q] = static_cast<int32_t>(live_moves++);
       }
       if (bound == 0) {
         reached = false;
         break;
       }
-      for (size_t q = 0; q < T; ++q) counts[q + 1] += counts[q];
-      for (size_t k = 0; k < live_moves; ++k) {
-        into_moves[counts[static_cast<size_t>(picked[2 * k + 1])]++] = picked[2 * k];
-      }
-      // (into[q] is now where state q's moves end)
       // The pairs offered bound the pairs made: a layer that could pass the memory limit is refused before its lists
       // are allocated.
       if (node_limit != 0 && guide_bytes + (cur_made + bound) * kBytesPerPair >= byte_budget) {
         return PlaysStatus::TooMany;
       }
-      next->first.resize(T + 1);
+      if (next->first.size() < 2 * T) next->first.resize(2 * T);
       if (next->masks.size() < bound) {
         next->masks.resize(bound);
         next->scores.resize(bound);
@@ -287,61 +287,65 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
       const uint64_t* const cur_masks = cur->masks.data();
       const int64_t* const cur_scores = cur->scores.data();
       const int table_jokers = in.table_jokers;
+      const bool any_rack_joker = in.rack_jokers > 0;  // (without one, no move places a rack joker)
       const int64_t w_tile = in.rack_weight[n], w_joker = in.joker_weight[n];
-      uint32_t made = 0, move_at = 0;
-      for (size_t q = 0; q < T; ++q) {
-        next_first[q] = made;
-        const uint32_t move_end = into[q];
-        if (move_at == move_end) continue;
-        const int after = jokers_placed(to[q].s);
+      uint32_t made = 0;
+      for (size_t s = 0; s < live_states; ++s) {
+        const size_t q = live[s];
+        next_first[2 * q] = made;
+        const int after = any_rack_joker ? jokers_placed(to[q].s) : 0;
         // What move k adds to its parent's pairs: the rack copies' bits, and their weight and the rack jokers'.
-        auto added = [&](uint32_t k, size_t& p, uint64_t& bits, int64_t& delta) {
-          const int32_t packed = into_moves[k];
+        auto added = [&](int32_t k, size_t& p, uint64_t& bits, int64_t& delta) {
+          const int32_t packed = into[k].packed;
           p = static_cast<size_t>(packed) & (Programme::kMoveCopies - 1);
           const int b = static_cast<int>(static_cast<uint32_t>(packed) >> Programme::kMoveShift);
           // (the free jokers past the table's count are the rack's: Input)
-          const int before = jokers_placed(from[p].s);
-          const int yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
+          int yr = 0;
+          if (any_rack_joker) {
+            const int before = jokers_placed(from[p].s);
+            yr = std::max(0, after - table_jokers) - std::max(0, before - table_jokers);
+          }
           delta = b * w_tile + yr * w_joker;
           bits = b == 0 ? 0 : ((uint64_t{1} << b) - 1) << in.usage_bit[c][n];
         };
         size_t p;
         uint64_t bits;
         int64_t delta;
-        if (move_end - move_at == 1) {  // one way in: the parent's pairs, each extended (all distinct)
-          added(move_at, p, bits, delta);
-          for (uint32_t k = first[p]; k < first[p + 1]; ++k) {
+        if (into[head[q]].before < 0) {  // one way in: the parent's pairs, each extended (all distinct)
+          added(head[q], p, bits, delta);
+          for (uint32_t k = first[2 * p]; k < first[2 * p + 1]; ++k) {
             masks[made] = cur_masks[k] | bits;
             scores[made] = cur_scores[k] + delta;
             ++made;
           }
-          move_at = move_end;
+          next_first[2 * q + 1] = made;
           continue;
         }
         // Several ways in: pairs with the same rack tiles merge (keeping the best score).
         size_t offered = 0;
-        for (uint32_t k = move_at; k < move_end; ++k) {
-          const size_t pk = static_cast<size_t>(into_moves[k]) & (Programme::kMoveCopies - 1);
-          offered += first[pk + 1] - first[pk];
+        for (int32_t m = head[q]; m >= 0; m = into[m].before) {
+          const size_t pm = static_cast<size_t>(into[m].packed) & (Programme::kMoveCopies - 1);
+          offered += first[2 * pm + 1] - first[2 * pm];
         }
         size_t cap = 16;
         while (cap < offered * 2) cap <<= 1;
-        std::vector<int32_t>& by_pair = ps.by_pair;
-        by_pair.assign(cap, -1);
+        if (ps.by_pair.size() < cap) ps.by_pair.resize(cap);  // (only grows; the first cap are emptied)
+        int32_t* const by_pair = ps.by_pair.data();
+        std::memset(by_pair, 0xFF, cap * sizeof(int32_t));
         const uint32_t base = made;
-        for (; move_at < move_end; ++move_at) {
-          added(move_at, p, bits, delta);
-          for (uint32_t k = first[p]; k < first[p + 1]; ++k) {
-            const uint64_t m = cur_masks[k] | bits;
+        for (int32_t m = head[q]; m >= 0; m = into[m].before) {
+          added(m, p, bits, delta);
+          for (uint32_t k = first[2 * p]; k < first[2 * p + 1]; ++k) {
+            const uint64_t mask = cur_masks[k] | bits;
             const int64_t score = cur_scores[k] + delta;
-            const uint64_t h = m * 0xBF58476D1CE4E5B9ULL;
+            const uint64_t h = mask * 0xBF58476D1CE4E5B9ULL;
             size_t at = static_cast<size_t>(h ^ (h >> 31)) & (cap - 1);
             for (; by_pair[at] >= 0; at = (at + 1) & (cap - 1)) {
-              if (masks[base + static_cast<uint32_t>(by_pair[at])] == m) break;
+              if (masks[base + static_cast<uint32_t>(by_pair[at])] == mask) break;
             }
             if (by_pair[at] < 0) {
               by_pair[at] = static_cast<int32_t>(made - base);
-              masks[made] = m;
+              masks[made] = mask;
               scores[made] = score;
               ++made;
             } else {
@@ -350,8 +354,8 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
             }
           }
         }
+        next_first[2 * q + 1] = made;
       }
-      next_first[T] = made;
       cur_made = made;
       held += made;
       if (stats != nullptr) stats->states += made;
@@ -361,9 +365,10 @@ PlaysStatus all_plays(const std::vector<Meld>& table, const TileSet& rack, const
     if (!reached) continue;
     // The pairs at legal ends (the last layer's live states) are the plays.
     const std::vector<Node>& ends = guide.layer_nodes(last);
-    for (size_t f = 0; f + 1 < cur->first.size(); ++f) {
+    for (size_t f = 0; f < ends.size(); ++f) {
+      if (!guide.alive(last, f)) continue;
       const int rack_jokers = jokers_placed(ends[f].s) - in.table_jokers;
-      for (uint32_t k = cur->first[f]; k < cur->first[f + 1]; ++k) {
+      for (uint32_t k = cur->first[2 * f]; k < cur->first[2 * f + 1]; ++k) {
         if (in.require_play && cur->scores[k] <= 0) continue;
         offer_play(cur->masks[k], rack_jokers, cur->scores[k]);
       }

@@ -119,7 +119,7 @@ inline size_t hash_word(uint64_t w) {
 // One layer of the programme: nodes plus an open-addressing index keeping the best node per state.
 struct Layer {
   std::vector<Node> nodes;
-  std::vector<int32_t> index;
+  std::vector<int32_t> index;  // open addressing: state -> node (the first mask + 1 entries)
   size_t mask = 0;
   // Deepening: a node was added or improved since the layer was last expanded (so has a ceiling of INT64_MAX),
   // and the highest pending bound of its other nodes (see Node::ceiling). Without the first, a floor above the
@@ -150,7 +150,13 @@ struct Layer {
     reserved = expect;
     size_t cap = 16;
     while (cap < expect * 2) cap <<= 1;
-    fill_empty(index, cap);
+    empty_index(cap);
+  }
+  // Makes the index's first cap entries its table, empty. (Its vector is kept at least that long, not cut to it:
+  // resized back up after a cut, it would clear the room it grows by before the table is emptied.)
+  void empty_index(size_t cap) {
+    if (index.size() < cap) index.resize(cap);
+    std::memset(index.data(), 0xFF, cap * sizeof(int32_t));
     mask = cap - 1;
   }
   // Returns the hash of a state, for the index.
@@ -226,7 +232,7 @@ struct Layer {
   }
   // Doubles the index.
   void grow() {
-    index.assign(index.size() * 2, -1);
+    index.assign((mask + 1) * 2, -1);
     mask = index.size() - 1;
     for (size_t k = 0; k < nodes.size(); ++k) {
       size_t i = hash(nodes[k].s) & mask;

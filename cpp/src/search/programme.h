@@ -155,9 +155,11 @@ class Programme {
   // A guide's moves out of layer li (after run()): (parent | rack copies placed << kMoveShift, node).
   static constexpr int kMoveShift = 28;
   static constexpr size_t kMoveCopies = size_t{1} << kMoveShift;
-  const std::vector<std::pair<int32_t, int32_t>>& moves(size_t li) const { return moves_[li]; }
+  const MoveList& moves(size_t li) const { return moves_[li]; }
   // Returns true when node i of a guide's layer li can reach a legal end (after mark_alive()).
   bool alive(size_t li, size_t i) const { return alive_[li][i] != 0; }
+  // Returns the flags of layer li's nodes (alive: not 0), after mark_alive().
+  const uint8_t* alive_flags(size_t li) const { return alive_[li].data(); }
   // Returns the nodes of layer li, and the index of the last layer (after run()).
   const std::vector<Node>& layer_nodes(size_t li) const { return layers_[li].nodes; }
   size_t last_layer() const { return last_; }
@@ -180,9 +182,9 @@ class Programme {
     const Layer& l = layers_[li];
     // (The dominance buckets hold the `bucketed` nodes; a layer never bucketed since reset() holds another's.)
     const size_t buckets = l.bucketed == 0 ? 0 : l.bucket_head.size() * sizeof(int32_t);
-    size_t b = fresh_capacity(l.nodes.size(), l.reserved) * sizeof(Node) + l.index.size() * sizeof(int32_t) + buckets +
+    size_t b = fresh_capacity(l.nodes.size(), l.reserved) * sizeof(Node) + (l.mask + 1) * sizeof(int32_t) + buckets +
                fresh_capacity(l.bucketed, 0) * (sizeof(int32_t) + sizeof(uint32_t) + sizeof(RunsSummary));
-    if (li > 0 && li <= moves_.size()) b += fresh_capacity(moves_[li - 1].size(), 0) * sizeof(moves_[li - 1][0]);
+    if (li > 0 && li <= moves_.size()) b += fresh_capacity(moves_[li - 1].size(), 0) * sizeof(MoveList::Move);
     return b;
   }
   // Returns true when a node of the last layer is a legal end.
@@ -215,13 +217,12 @@ class Programme {
   // jokers left), no joker is placed, and no run ends with an uncovered one: that code compiles away.
   template <bool kJokers>
   void colour_step(Layer& from, Layer& to, int n, int c);
-  // A guide records every move (parent in layer li - 1, node in layer li), for mark_alive(), with the rack copies
-  // a colour step's move places (its info's b) in the parent's top bits (kMoveCopies), for all_plays.
-  void keep(size_t li, size_t parent, int32_t node, uint32_t info) {
-    if (!guide_mode_) return;
-    const uint32_t b = li % static_cast<size_t>(in_.p.colours + 1) != 0 ? info & 15 : 0;
+  // A guide records every move (parent in layer li - 1, node in layer li) in moves_[li - 1], for mark_alive(), with
+  // the rack copies a colour step's move places (its info's b) in the parent's top bits (kMoveCopies), for
+  // all_plays: keep() adds one to the list of the step expand_layer runs (keeping_), with b kept by keeping_copies_.
+  void keep(size_t parent, int32_t node, uint32_t info) {
     assert(parent < kMoveCopies);
-    moves_[li - 1].emplace_back(static_cast<int32_t>(parent | size_t{b} << kMoveShift), node);
+    keeping_->push(static_cast<int32_t>(parent | size_t{info & keeping_copies_} << kMoveShift), node);
   }
   // Returns x carried unchanged into the next layer (nothing placed, no run moved) as a child of `parent`.
   static Node carried(const Node& x, size_t parent) {
@@ -480,7 +481,12 @@ class Programme {
   // (colour_step's group lookahead; filled by start()).
   uint8_t members_after_[kByNumber][kMaxColours][8] = {};
   std::vector<std::vector<uint8_t>> alive_;
-  std::vector<std::vector<std::pair<int32_t, int32_t>>> moves_;  // a guide's moves out of each layer
+  std::vector<MoveList> moves_;  // a guide's moves out of each layer
+  // The list of the step a guide's expand_layer runs, and what keeps b of a move's info: 15 at a colour step, 0 at
+  // a group step (whose info is the jokers the groups take). (Members, not locals of expand_layer: as locals they
+  // take registers in the steps of every programme, guide or not.)
+  MoveList* keeping_ = nullptr;
+  uint32_t keeping_copies_ = 0;
   bool guide_mode_ = false;  // a guide keeps every state (a dominated one may be another's only way on)
   Programme* donor_ = nullptr;  // the guide whose first layers run() takes (take_prefix)
 };

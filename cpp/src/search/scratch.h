@@ -2,8 +2,10 @@
 // owns or borrows all of it in one place; thread_scratch() is the calling thread's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -15,6 +17,37 @@
 #include "transitions.h"
 
 namespace rummikub::search {
+
+// A guide's moves out of one layer (Programme::keep), in the order made: each is (parent | rack copies placed <<
+// Programme::kMoveShift, node). Its room is left uninitialised and doubles when full, so that adding a move is a
+// store and a count inline in the steps (std::vector's emplace_back stays a call there).
+class MoveList {
+ public:
+  struct Move {
+    int32_t packed;  // the parent, with the rack copies the move places in its top bits
+    int32_t node;
+  };
+  RUMMIKUB_ALWAYS_INLINE void push(int32_t packed, int32_t node) {
+    if (size_ == capacity_) grow();
+    moves_[size_++] = Move{packed, node};
+  }
+  void clear() { size_ = 0; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  const Move* begin() const { return moves_.get(); }
+  const Move* end() const { return moves_.get() + size_; }
+
+ private:
+  // Doubles the room (out of line: rarely taken).
+  __attribute__((noinline)) void grow() {
+    capacity_ = capacity_ == 0 ? 64 : capacity_ * 2;
+    std::unique_ptr<Move[]> more(new Move[capacity_]);
+    std::copy(moves_.get(), moves_.get() + size_, more.get());
+    moves_ = std::move(more);
+  }
+  std::unique_ptr<Move[]> moves_;
+  size_t size_ = 0, capacity_ = 0;
+};
 
 // expand_layer's scratch (kept between calls: no malloc once warm).
 struct ShareScratch {
@@ -82,17 +115,24 @@ struct ChoiceList {
 // found, their index and order, and the lists of a listing that was let go (emptied, their capacity reused by
 // the next).
 struct PlaysScratch {
-  // The (rack tiles placed, best score) pairs of one layer, grouped by state: state i's are [first[i], first[i + 1]).
+  // The (rack tiles placed, best score) pairs of one layer, grouped by state: live state i's are
+  // [first[2 i], first[2 i + 1]) (a dead state's span is left as it was).
   struct Pairs {
     std::vector<uint32_t> first;
     std::vector<uint64_t> masks;
     std::vector<int64_t> scores;
   };
   Pairs pairs[2];
-  // The guide's moves into the next layer's live states, grouped by state (state q's end at into[q]), and the index
-  // of the pairs made for a state that several moves reach.
-  std::vector<uint32_t> into;
-  std::vector<int32_t> into_moves;
+  // The guide's moves into the next layer's live states, listed by state (state q's last at head[q], each move's
+  // one before it at `before`, -1: none), the live states in the order first reached, and the index of the pairs
+  // made for a state that several moves reach.
+  struct LiveMove {
+    int32_t packed;  // the move (Programme::moves)
+    int32_t before;
+  };
+  std::vector<int32_t> head;
+  std::vector<LiveMove> into;
+  std::vector<uint32_t> live;
   std::vector<int32_t> by_pair;  // open addressing: rack tiles -> pair made
   struct Found {
     uint64_t mask;    // the rack tiles placed (usage bits)
@@ -113,9 +153,10 @@ struct PlaysScratch {
     for (Pairs& p : pairs) {
       if (p.masks.capacity() > kMost || p.first.capacity() > kMost) p = Pairs();
     }
-    if (into.capacity() > kMost || into_moves.capacity() > kMost) {
-      into = std::vector<uint32_t>();
-      into_moves = std::vector<int32_t>();
+    if (head.capacity() > kMost || into.capacity() > kMost || live.capacity() > kMost) {
+      head = std::vector<int32_t>();
+      into = std::vector<LiveMove>();
+      live = std::vector<uint32_t>();
     }
     if (by_pair.capacity() > kMost) by_pair = std::vector<int32_t>();
     if (found.capacity() > kMost / 2 || by_key.capacity() > kMost) {
@@ -158,14 +199,13 @@ struct SearchScratch {
   // all_plays' own lists.
   PlaysScratch plays;
   // The last guide's moves and marks (Programme::make_guide), kept for the next guide unless they are large.
-  std::vector<std::vector<std::pair<int32_t, int32_t>>> guide_moves;
+  std::vector<MoveList> guide_moves;
   std::vector<std::vector<uint8_t>> guide_alive;
 
   // Keeps a finished guide's moves and marks for the next guide, unless they hold more than a few MB.
-  void keep_guide_lists(std::vector<std::vector<std::pair<int32_t, int32_t>>>& moves,
-                        std::vector<std::vector<uint8_t>>& alive) {
+  void keep_guide_lists(std::vector<MoveList>& moves, std::vector<std::vector<uint8_t>>& alive) {
     size_t held = 0;
-    for (const auto& m : moves) held += m.capacity() * sizeof(m[0]);
+    for (const MoveList& m : moves) held += m.capacity() * sizeof(MoveList::Move);
     for (const auto& a : alive) held += a.capacity();
     if (held > (size_t{1} << 22)) return;
     guide_moves = std::move(moves);

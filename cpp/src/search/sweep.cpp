@@ -640,6 +640,10 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
     // (from is not to: offering children never moves these nodes)
     Node* const nodes = from.nodes.data();
     const size_t count = from.nodes.size();
+    if (guide_mode_) {  // (keep)
+      keeping_ = &moves_[to_layer - 1];
+      keeping_copies_ = to_layer % static_cast<size_t>(in_.p.colours + 1) != 0 ? 15 : 0;
+    }
     // When no pending bound of the layer reaches the floor, the nodes before the first new or improved one have
     // nothing to expand: the pass starts there (the layer's pending bound then stays an upper bound).
     const size_t begin = from.pending >= floor_ ? 0 : from.unchanged;
@@ -651,7 +655,8 @@ RUMMIKUB_INLINE_ONCE void Programme::expand_layer(Layer& from, Layer& to, size_t
         ceiling_ = x.ceiling;
         pending_ = INT64_MIN;
         expand(x, idx, [&](const Node& y) {
-          keep(to_layer, idx, to.offer(y), y.info);
+          const int32_t node = to.offer(y);
+          if (guide_mode_) keep(idx, node, y.info);
         });
         x.ceiling = floor_;
         x.pending = pending_;
@@ -722,10 +727,13 @@ void Programme::mark_alive() {
   }
   if (!any) return;
   // Backwards over the recorded moves: a state is alive when one of its moves leads to a live state.
+  // (through pointers read once: the compiler would read the lists again after every flag stored, which may alias)
   for (size_t li = last_; li-- > 0;) {
     alive_[li].assign(layers_[li].nodes.size(), 0);
+    uint8_t* const here = alive_[li].data();
+    const uint8_t* const next = alive_[li + 1].data();
     for (const auto& [parent, node] : moves_[li]) {
-      if (alive_[li + 1][static_cast<size_t>(node)] != 0) alive_[li][parent & (kMoveCopies - 1)] = 1;
+      if (next[node] != 0) here[parent & (kMoveCopies - 1)] = 1;
     }
   }
 }
