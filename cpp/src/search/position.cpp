@@ -212,10 +212,17 @@ void prepare(Input& in) {
   // past it counts nothing.
   auto room = [&](int c, int n) {
     auto at = [&](int k) { return k >= 1 && k <= N ? in.avail[c][k] + J : 0; };
+    // (below: the least of at(n - 1) .. at(n - L + 1), 0 when one lies before 1; above the same after n)
     int below = INT_MAX, above = INT_MAX;
-    for (int k = 1; k < L; ++k) {
-      below = std::min(below, at(n - k));
-      above = std::min(above, at(n + k));
+    if (n - L + 1 < 1) {
+      below = 0;
+    } else {
+      for (int k = 1; k < L; ++k) below = std::min(below, in.avail[c][n - k] + J);
+    }
+    if (n + L - 1 > N) {
+      above = 0;
+    } else {
+      for (int k = 1; k < L; ++k) above = std::min(above, in.avail[c][n + k] + J);
     }
     const int runs = std::min(at(n + 1) + below, at(n - 1) + above);
     // k groups holding a copy each need k (G - 1) other members, one of each colour at most per group: at most
@@ -262,26 +269,41 @@ void prepare(Input& in) {
   int64_t heavy[kMaxColours * kByNumber * kMaxCount];  // the weights of such tiles after pos, heaviest first
   int nheavy = 0;
   int64_t heavy_sum = 0, plain = 0;  // the joker_most heaviest of them; the other tiles after pos
-  for (int n = N, pos = N * C - 1; n >= 1; --n) {
-    for (int c = C - 1; c >= 0; --c, --pos) {
-      in.tiles_bound[pos] = plain + heavy_sum;
-      in.value_bound[pos] = in.value_bound[pos + 1];
-      if ((racked[c] >> n & 1) == 0 || (fits[c] >> n & 1) == 0) continue;  // (no copy counts)
-      const int copies = std::min<int>(in.rack[c][n], std::max(0, room(c, n) - in.table[c][n] - in.staying[c][n]));
-      if (needs_joker[c] >> n & 1) {
-        for (int k = 0; k < copies; ++k) {
-          int at = nheavy++;
-          for (; at > 0 && heavy[at - 1] < in.rack_weight[n]; --at) heavy[at] = heavy[at - 1];
-          heavy[at] = in.rack_weight[n];
-          heavy_sum += at < joker_most ? in.rack_weight[n] - (nheavy > joker_most ? heavy[joker_most] : 0) : 0;
-        }
-      } else {
-        plain += copies * in.rack_weight[n];
-      }
-      in.tiles_bound[pos] = plain + heavy_sum;
-      in.value_bound[pos] += copies * n;
+  // The bounds change only at the positions of rack tiles that count (they fit some meld): those are visited from
+  // the last down, and the positions between them take the bounds of the position after them.
+  uint64_t counted = 0;  // (bit pos: sweep position pos = (n - 1) C + c)
+  for (int c = 0; c < C; ++c) {
+    for (uint32_t m = racked[c] & fits[c]; m != 0; m &= m - 1) {
+      counted |= uint64_t{1} << ((__builtin_ctz(m) - 1) * C + c);
     }
   }
+  int done = N * C;  // (the positions from here on have their bounds)
+  auto fill_down_to = [&](int pos) {
+    std::fill(in.tiles_bound + pos, in.tiles_bound + done, plain + heavy_sum);
+    std::fill(in.value_bound + pos, in.value_bound + done, in.value_bound[done]);
+    done = pos;
+  };
+  while (counted != 0) {
+    const int pos = 63 - __builtin_clzll(counted);
+    counted &= ~(uint64_t{1} << pos);
+    fill_down_to(pos + 1);
+    const int n = pos / C + 1, c = pos % C;
+    const int copies = std::min<int>(in.rack[c][n], std::max(0, room(c, n) - in.table[c][n] - in.staying[c][n]));
+    if (needs_joker[c] >> n & 1) {
+      for (int k = 0; k < copies; ++k) {
+        int at = nheavy++;
+        for (; at > 0 && heavy[at - 1] < in.rack_weight[n]; --at) heavy[at] = heavy[at - 1];
+        heavy[at] = in.rack_weight[n];
+        heavy_sum += at < joker_most ? in.rack_weight[n] - (nheavy > joker_most ? heavy[joker_most] : 0) : 0;
+      }
+    } else {
+      plain += copies * in.rack_weight[n];
+    }
+    in.tiles_bound[pos] = plain + heavy_sum;
+    in.value_bound[pos] = in.value_bound[pos + 1] + copies * n;
+    done = pos;
+  }
+  fill_down_to(0);
 }
 
 
