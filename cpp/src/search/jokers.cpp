@@ -41,10 +41,14 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     Choice options[kMostReadings];
     int size;
   };
-  // The melds with jokers whose candidate tiles are of each number.
+  // The melds with jokers, and those whose candidate tiles are of each number.
+  const Meld* with_jokers[kMostJokers];
+  int melds = 0;
   int touched[kByNumber] = {};
   for (const Meld& m : table) {
     if (m.jokers() == 0) continue;
+    assert(melds < kMostJokers);
+    with_jokers[melds++] = &m;
     if (m.kind == MeldKind::Run) {
       for (int i = 0; i < m.length; ++i) touched[m.number + i] += (m.joker_slots >> i & 1) != 0 ? 1 : 0;
     } else {
@@ -52,11 +56,10 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     }
   }
   Readings per_meld[kMostJokers];
-  int melds = 0;
-  for (const Meld& m : table) {
+  for (int w = 0; w < melds; ++w) {
+    const Meld& m = *with_jokers[w];
     const int k = m.jokers();
-    if (k == 0) continue;
-    assert(melds < kMostJokers && k <= kMostJokers);
+    assert(k <= kMostJokers);
     int tiles[kMaxColours > kMostJokers ? kMaxColours : kMostJokers];  // run: the slots; group: the missing colours'
     int homes[kMaxColours > kMostJokers ? kMaxColours : kMostJokers];  // the home of a joker standing for each
     int nt = 0;
@@ -73,7 +76,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
         homes[nt++] = kGroupHome;
       }
     }
-    Readings& options = per_meld[melds++];
+    Readings& options = per_meld[w];
     options.size = 0;
     // Choose which tiles the k jokers stand for (all for a run; a k-subset of missing colours for a group),
     // then stay/retrieve for each.
@@ -342,7 +345,8 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
   set_weights(base, obj, rules.joker_penalty);
   if (usage) set_usage(base, rack);
   std::vector<Input> joker_options;
-  if (rules.policy == JokerPolicy::Free) {
+  // (A table without jokers has one option under every policy: the base, no joker retrieved.)
+  if (rules.policy == JokerPolicy::Free || table_tiles.jokers == 0) {
     base.table_jokers = table_tiles.jokers;
     finish_mode(base);
     joker_options.push_back(base);
