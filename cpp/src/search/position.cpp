@@ -254,7 +254,7 @@ void prepare(Input& in) {
     for (int k = 1; k <= C; ++k) per_meld = by_number.at_least[k] != 0 ? k : per_meld;
   }
   for (int c = 0; c < C && joker_tiles > 0; ++c) {
-    if (needs_joker[c] == 0) continue;  // (nothing held: per_meld stays)
+    if (popcount32(needs_joker[c]) <= per_meld) continue;  // (no run of colour c holds more)
     for (int s = 1; s <= N; ++s) {
       int gaps = 0, tiles = 0;
       for (int e = s; e <= N; ++e) {
