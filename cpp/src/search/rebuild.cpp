@@ -132,13 +132,15 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
           }
         }
         static_assert(kSlots == 4, "the slots left, four counts");
-        for (int s = 0; s < kSlots && (rem[0] | rem[1] | rem[2] | rem[3]) != 0; ++s) {  // (most steps start none)
-          for (; rem[s] > 0; --rem[s]) {
-            RunBuild& r = next.at[next.size++];
-            r.desc = extend_run(0, s, in_.mode);
-            r.start = static_cast<uint8_t>(n);
-            r.len = 1;
-            r.slots[0] = static_cast<uint8_t>(s);
+        if ((rem[0] | rem[1] | rem[2] | rem[3]) != 0) {  // (most steps start none)
+          for (int s = 0; s < kSlots; ++s) {
+            for (int k = 0; k < rem[s]; ++k) {
+              RunBuild& r = next.at[next.size++];
+              r.desc = extend_run(0, s, in_.mode);
+              r.start = static_cast<uint8_t>(n);
+              r.len = 1;
+              r.slots[0] = static_cast<uint8_t>(s);
+            }
           }
         }
         if (kRule) {
