@@ -279,8 +279,12 @@ void prepare(Input& in) {
   }
   int done = N * C;  // (the positions from here on have their bounds)
   auto fill_down_to = [&](int pos) {
-    std::fill(in.tiles_bound + pos, in.tiles_bound + done, plain + heavy_sum);
-    std::fill(in.value_bound + pos, in.value_bound + done, in.value_bound[done]);
+    const int64_t tiles = plain + heavy_sum;
+    const int value = in.value_bound[done];
+    for (int q = pos; q < done; ++q) {
+      in.tiles_bound[q] = tiles;
+      in.value_bound[q] = value;
+    }
     done = pos;
   };
   while (counted != 0) {
