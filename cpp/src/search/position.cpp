@@ -55,9 +55,10 @@ struct Coverage {
 // each misses of a set `have`: a count of up to 7 in three masks (bit k of every window's count), summed one offset
 // into the windows at a time.
 struct Windows {
-  int L;
-  uint32_t starts;
+  int L = 0;
+  uint32_t starts = 0;
   uint32_t count[3] = {};
+  Windows() = default;
   Windows(uint32_t have, int N, int min_len)
       : L(min_len), starts(min_len > N ? 0u : ((uint32_t{1} << (N - min_len + 1)) - 1) << 1) {
     for (int i = 0; i < L; ++i) {
@@ -127,20 +128,21 @@ void prepare(Input& in) {
   auto group_fits = [&](const Coverage& colours, int jokers) {
     return G <= C ? colours.at_least[std::max(0, G - jokers)] : 0u;
   };
-  auto run_fits = [&](int c, int jokers) {
-    const Windows w(held[c], N, L);
-    return w.cover(w.missing_at_most(jokers));
-  };
+  Windows windows[kMaxColours];  // (each colour's, of held[c] as it is)
+  for (int c = 0; c < C; ++c) windows[c] = Windows(held[c], N, L);
+  auto run_fits = [&](int c, int jokers) { return windows[c].cover(windows[c].missing_at_most(jokers)); };
   // A rack tile that fits in no meld at all can never be played: drop it (unless forced, which then fails on its
   // own). Dropping one can strand another, so repeat until nothing changes. (Dropping only ever makes fewer tiles
   // fit, so every order of the drops ends with the same rack: here each round drops all it finds at once.)
   uint32_t fits[kMaxColours] = {};  // (the numbers where a tile fits, with J jokers, on the rack as it ends)
+  Coverage colours(held, C);        // the colours with a tile of each number
   for (bool changed = rack_tiles; changed;) {
     changed = false;
-    const uint32_t grouped = group_fits(Coverage(held, C), J);
+    const uint32_t grouped = group_fits(colours, J);
     for (int c = 0; c < C; ++c) fits[c] = grouped | run_fits(c, J);
     for (int c = 0; c < C; ++c) {
       const uint32_t drop = racked[c] & ~forced[c] & ~fits[c];
+      if (drop == 0) continue;
       for (uint32_t d = drop; d != 0; d &= d - 1) {
         const int n = __builtin_ctz(d);
         in.avail[c][n] = static_cast<uint8_t>(in.avail[c][n] - in.rack[c][n]);
@@ -148,10 +150,11 @@ void prepare(Input& in) {
         if (in.avail[c][n] == 0) held[c] &= ~(1u << n);
       }
       racked[c] &= ~drop;
-      changed |= drop != 0;
+      windows[c] = Windows(held[c], N, L);
+      changed = true;
     }
+    if (changed) colours = Coverage(held, C);
   }
-  const Coverage colours(held, C);  // the colours with a tile of each number
   set_flags(in.group_possible, G <= C ? colours.at_least[std::max(1, G - J)] : 0u);
   // A joker in a run slot (c, n) needs a window of L slots around it with a numbered tile and no more
   // empty slots than there are jokers. (The numbers of such windows are marked in `if_empty` when a window has room
@@ -159,7 +162,7 @@ void prepare(Input& in) {
   // more missing slot.)
   for (int c = 0; c < C && J > 0; ++c) {  // (without jokers it is never asked)
     const uint32_t real = numbers_held(in.table[c]) | racked[c];  // (numbered tiles)
-    const Windows w(held[c], N, L);
+    const Windows& w = windows[c];
     const uint32_t with_real = w.holding(real);
     const uint32_t if_empty = w.cover(w.missing_at_most(J) & with_real);
     const uint32_t if_tile = w.cover(w.missing_at_most(J - 1) & with_real);
