@@ -39,7 +39,15 @@ TileSet Meld::tiles() const {
     for (int c = 0; c < kMaxColours; ++c) {
       if (colours >> c & 1) s.add(tile_code(c, number));
     }
-  } else {
+  } else if (colour >= 0 && colour < kMaxColours && number >= 1 && length >= 0 && number + length - 1 <= kMaxNumbers) {
+    // The numbered slots' bits, each spread to a nibble (a tile of each number), shifted to the run's first number.
+    uint64_t x = ~joker_slots & ((uint32_t{1} << length) - 1);
+    x = (x | x << 24) & 0x000000FF000000FFULL;
+    x = (x | x << 12) & 0x000F000F000F000FULL;
+    x = (x | x << 6) & 0x0303030303030303ULL;
+    x = (x | x << 3) & kLowNibbles;
+    s.w[static_cast<size_t>(colour)] = x << (4 * (number - 1));
+  } else {  // (a run outside the numbers: its tiles one at a time, as codes)
     for (int i = 0; i < length; ++i) {
       if (!(joker_slots >> i & 1)) s.add(run_slot(i));
     }

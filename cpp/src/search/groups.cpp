@@ -52,9 +52,8 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
           rack += grp.members[k].slot == kRackTile ? 1 : 0;
         }
         if (numbered == 0) return false;
-        for (int a = 0; a <= left; ++a) {
-          const int size = grp.size + a;
-          if (size < std::max(3, m.min_len) || size > colours) continue;
+        // (the jokers that make a size of group_min..colours, fewest first)
+        for (int a = std::max(0, group_min - grp.size); a <= left && grp.size + a <= colours; ++a) {
           grp.jokers = a;
           stack[depth++] = grp;
           const int more = m.retrieval_rule ? meld_uncovered(a, rack, m.rack_needed) : 0;

@@ -36,9 +36,9 @@ struct GroupsMemo {
     uint64_t key = 0;  // (no key is 0: every key holds the colour count)
     int value = 0;
   };
-  std::vector<Entry> entries = std::vector<Entry>(size_t{1} << 12);
+  std::vector<Entry> entries = std::vector<Entry>(size_t{1} << 13);
   // Returns the entry a key maps to (its own or another key's).
-  Entry& slot(uint64_t key) { return entries[static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 52)]; }
+  Entry& slot(uint64_t key) { return entries[static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 51)]; }
 };
 
 // Splits the promised tiles g plus `jokers` free jokers into valid groups; returns the fewest uncovered jokers a

@@ -3,16 +3,23 @@
 #include "jokers.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstring>
-#include <numeric>
 
 #include "../bits.h"
 #include "opening.h"
 
 namespace rummikub::search {
 
-// Appends each way a table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as inputs.
+// The most jokers a position holds (search_supported), hence on its table and in one meld.
+constexpr int kMostJokers = 4;
+// The most readings of one meld's jokers: a group with k of them reads k of its missing colours (at most 4), each
+// joker staying or retrieved: C(4, 3) 2^3; a run's k jokers read its k slots: 2^k.
+constexpr int kMostReadings = 32;
+
+// Appends each way a table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as inputs, in the
+// order the programme runs take them.
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out) {
   // Where a joker's copy must end (its home, docs/search-semantics.md item 3): a group of its number, any run of its
@@ -24,57 +31,68 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     bool retrieved;
     int home;
   };
-  // Per meld: the list of options, each a list of jokers.
+  // A reading of one meld's jokers: the tile each stands for, and whether it stays.
   struct Choice {
-    std::vector<Joker> jokers;
+    Joker jokers[kMostJokers];
+    int size;
   };
-  // The melds with jokers whose candidate tiles are of each number.
+  // The readings of one meld with jokers.
+  struct Readings {
+    Choice options[kMostReadings];
+    int size;
+  };
+  // The melds with jokers, and those whose candidate tiles are of each number.
+  const Meld* with_jokers[kMostJokers];
+  int melds = 0;
   int touched[kByNumber] = {};
   for (const Meld& m : table) {
     if (m.jokers() == 0) continue;
+    assert(melds < kMostJokers);
+    with_jokers[melds++] = &m;
     if (m.kind == MeldKind::Run) {
       for (int i = 0; i < m.length; ++i) touched[m.number + i] += (m.joker_slots >> i & 1) != 0 ? 1 : 0;
     } else {
       ++touched[m.number];
     }
   }
-  std::vector<std::vector<Choice>> per_meld;
-  for (const Meld& m : table) {
+  Readings per_meld[kMostJokers];
+  for (int w = 0; w < melds; ++w) {
+    const Meld& m = *with_jokers[w];
     const int k = m.jokers();
-    if (k == 0) continue;
-    std::vector<int> tiles;  // run: the slots; group: the missing colours' tiles
-    std::vector<int> homes;  // the home of a joker standing for each
+    assert(k <= kMostJokers);
+    int tiles[kMaxColours > kMostJokers ? kMaxColours : kMostJokers];  // run: the slots; group: the missing colours'
+    int homes[kMaxColours > kMostJokers ? kMaxColours : kMostJokers];  // the home of a joker standing for each
+    int nt = 0;
     if (m.kind == MeldKind::Run) {
       for (int i = 0; i < m.length; ++i) {
         if (!(m.joker_slots >> i & 1)) continue;
-        tiles.push_back(m.run_slot(i));
-        homes.push_back(i == 0 ? kNextHome : i == m.length - 1 ? kPrevHome : kRunHome);
+        tiles[nt] = m.run_slot(i);
+        homes[nt++] = i == 0 ? kNextHome : i == m.length - 1 ? kPrevHome : kRunHome;
       }
     } else {
       for (int c = 0; c < rules.p.colours; ++c) {
         if (m.colours >> c & 1) continue;
-        tiles.push_back(tile_code(c, m.number));
-        homes.push_back(kGroupHome);
+        tiles[nt] = tile_code(c, m.number);
+        homes[nt++] = kGroupHome;
       }
     }
-    std::vector<Choice> options;
-    const int nt = static_cast<int>(tiles.size());
+    Readings& options = per_meld[w];
+    options.size = 0;
     // Choose which tiles the k jokers stand for (all for a run; a k-subset of missing colours for a group),
     // then stay/retrieve for each.
     for (uint32_t sub = 0; sub < (1u << nt); ++sub) {
       if (popcount32(sub) != k) continue;
-      std::vector<size_t> chosen;
+      int chosen[kMostJokers];
+      int nchosen = 0;
       for (int i = 0; i < nt; ++i) {
-        if (sub >> i & 1) chosen.push_back(static_cast<size_t>(i));
+        if (sub >> i & 1) chosen[nchosen++] = i;
       }
       const uint32_t ways = allow_retrieval ? (1u << k) : 1u;
       for (uint32_t rmask = 0; rmask < ways; ++rmask) {
-        Choice ch;
-        for (int i = 0; i < k; ++i) {
-          const size_t at = chosen[static_cast<size_t>(i)];
-          ch.jokers.push_back(Joker{tiles[at], (rmask >> i & 1) != 0, homes[at]});
-        }
-        options.push_back(ch);
+        assert(options.size < kMostReadings);
+        Choice& ch = options.options[options.size++];
+        ch.size = k;
+        for (int i = 0; i < k; ++i) ch.jokers[i] = Joker{tiles[chosen[i]], (rmask >> i & 1) != 0, homes[chosen[i]]};
       }
     }
     // A group's staying jokers go to groups of its number, where a reading fails only when such a group holds a
@@ -83,45 +101,96 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     // are left out. (Only when no other joker reads a tile of this number, which could share the colour.)
     if (m.kind != MeldKind::Run && touched[m.number] == 1) {
       auto all_stay = [](const Choice& ch) {
-        return std::none_of(ch.jokers.begin(), ch.jokers.end(), [](const Joker& j) { return j.retrieved; });
+        return std::none_of(ch.jokers, ch.jokers + ch.size, [](const Joker& j) { return j.retrieved; });
       };
       auto never_fails = [&](const Choice& ch) {
-        return all_stay(ch) && std::all_of(ch.jokers.begin(), ch.jokers.end(), [&](const Joker& j) {
+        return all_stay(ch) && std::all_of(ch.jokers, ch.jokers + ch.size, [&](const Joker& j) {
                  const int c = tile_colour(j.tile), n = tile_number(j.tile);
                  return base.table[c][n] + base.rack[c][n] == 0;
                });
       };
-      const auto keep = std::find_if(options.begin(), options.end(), never_fails);
-      if (keep != options.end()) {
+      Choice* const begin = options.options;
+      Choice* const keep = std::find_if(begin, begin + options.size, never_fails);
+      if (keep != begin + options.size) {
         const Choice kept = *keep;
-        options.erase(std::remove_if(options.begin(), options.end(), all_stay), options.end());
-        options.insert(options.begin(), kept);  // (where the first reading's was: every choice's first)
+        Choice* const end = std::remove_if(begin, begin + options.size, all_stay);
+        std::copy_backward(begin, end, end + 1);
+        *begin = kept;  // (where the first reading's was: every choice's first)
+        options.size = static_cast<int>(end - begin) + 1;
       }
     }
-    per_meld.push_back(std::move(options));
   }
-  std::vector<size_t> pick(per_meld.size(), 0);
-  const size_t first = out.size();  // (the inputs this call lists, compared for duplicates)
-  size_t combinations = 1;
-  for (const auto& options : per_meld) combinations *= options.size();
-  out.reserve(first + combinations);  // (an input is a few kilobytes: no copies as the list grows)
-  while (true) {
-    // Built in place at the end of `out`, and dropped again when it cannot be played or is listed already.
-    out.push_back(base);
-    Input& in = out.back();
+  // A combination of the melds' readings: each meld's reading index, 5 bits a meld (the first meld's lowest).
+  static_assert(kMostReadings <= 32 && 5 * kMostJokers <= 32, "a combination's readings in a word");
+  auto reading = [&](uint32_t picks, int i) -> const Choice& { return per_meld[i].options[picks >> (5 * i) & 31]; };
+  // Returns whether the rack can give the copies a combination's retrieved jokers need (their fewest on the rack
+  // go to rack_min when `in` is given); counts the retrieved jokers.
+  auto playable = [&](uint32_t picks, int& retrieved, Input* in) {
     int need[kCodes] = {0};
     int needed[kCodes];  // the tiles with a need, in the order met
     int nneeded = 0;
-    int retrieved = 0;
-    for (size_t i = 0; i < per_meld.size(); ++i) {
-      for (const Joker& j : per_meld[i][pick[i]].jokers) {
+    retrieved = 0;
+    for (int i = 0; i < melds; ++i) {
+      const Choice& ch = reading(picks, i);
+      for (int k = 0; k < ch.size; ++k) {
+        const Joker& j = ch.jokers[k];
+        if (!j.retrieved) continue;
+        ++retrieved;
+        if (need[j.tile]++ == 0) needed[nneeded++] = j.tile;
+      }
+    }
+    for (int k = 0; k < nneeded; ++k) {
+      const int t = needed[k];
+      const int c = tile_colour(t), n = tile_number(t);
+      const int from_rack =
+          rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - base.table[c][n]);
+      if (from_rack > base.rack[c][n]) return false;
+      if (in != nullptr) in->rack_min[c][n] = static_cast<uint8_t>(std::max<int>(in->rack_min[c][n], from_rack));
+    }
+    return true;
+  };
+  // The combinations the rack can play, in the order the programme runs take them: keeping every joker is the
+  // cheapest run and gives the others a floor; then the most retrieved jokers first (they most often play the most
+  // tiles, and a high key found early prunes the runs after it); else as listed.
+  struct Combination {
+    uint32_t picks;
+    int retrieved;
+  };
+  std::vector<Combination> combinations;
+  for (uint32_t picks = 0;;) {
+    int retrieved;
+    if (playable(picks, retrieved, nullptr)) combinations.push_back(Combination{picks, retrieved});
+    int i = 0;
+    for (; i < melds; ++i) {
+      const uint32_t next = (picks >> (5 * i) & 31) + 1;
+      picks &= ~(uint32_t{31} << (5 * i));
+      if (static_cast<int>(next) < per_meld[i].size) {
+        picks |= next << (5 * i);
+        break;
+      }
+    }
+    if (i == melds) break;
+  }
+  std::stable_sort(combinations.begin(), combinations.end(), [](const Combination& a, const Combination& b) {
+    const int x = a.retrieved, y = b.retrieved;
+    return (x == 0) != (y == 0) ? x == 0 : x > y;
+  });
+  // Each built in place at the end of `out`, and dropped again when it is listed already (different readings can
+  // coincide; equal inputs retrieve as many jokers, so the order above keeps the first of them).
+  const size_t first = out.size();
+  out.reserve(first + combinations.size());  // (an input is a few kilobytes: no copies as the list grows)
+  for (const Combination& combination : combinations) {
+    out.push_back(base);
+    Input& in = out.back();
+    for (int i = 0; i < melds; ++i) {
+      const Choice& ch = reading(combination.picks, i);
+      for (int k = 0; k < ch.size; ++k) {
+        const Joker& j = ch.jokers[k];
         const int c = tile_colour(j.tile), n = tile_number(j.tile);
         Demand& d = in.demand[c][n];
         d.active = 1;
         in.demands = true;
         if (j.retrieved) {
-          ++retrieved;
-          if (need[j.tile]++ == 0) needed[nneeded++] = j.tile;
           ++(j.home == kGroupHome ? d.real_group : d.real_run);
           if (j.home == kPrevHome) ++d.real_prev;
           if (j.home == kNextHome) ++d.real_next;
@@ -134,34 +203,20 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
         }
       }
     }
-    bool ok = true;
-    for (int k = 0; k < nneeded && ok; ++k) {
-      const int t = needed[k];
-      const int c = tile_colour(t), n = tile_number(t);
-      const int from_rack =
-          rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - in.table[c][n]);
-      if (from_rack > in.rack[c][n]) ok = false;
-      in.rack_min[c][n] = static_cast<uint8_t>(std::max<int>(in.rack_min[c][n], from_rack));
-    }
-    bool keep = ok;
-    if (ok) {
-      in.table_jokers = retrieved;
-      in.mode.retrieval_rule = retrieved > 0;
-      in.mode.rack_needed = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
-      finish_mode(in);
-      // Skip inputs equal to one already listed (different readings can coincide): they differ from `base` only
-      // in their staying jokers, forced rack tiles, demands and free table jokers, compared bytewise.
-      auto same = [&](const Input& o) {
-        return o.table_jokers == in.table_jokers && std::memcmp(o.staying, in.staying, sizeof in.staying) == 0 &&
-               std::memcmp(o.rack_min, in.rack_min, sizeof in.rack_min) == 0 &&
-               std::memcmp(o.demand, in.demand, sizeof in.demand) == 0;
-      };
-      keep = std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end() - 1, same);
-    }
-    if (!keep) out.pop_back();
-    size_t i = 0;
-    while (i < pick.size() && ++pick[i] == per_meld[i].size()) pick[i++] = 0;
-    if (i == pick.size()) break;
+    int retrieved;
+    playable(combination.picks, retrieved, &in);
+    in.table_jokers = retrieved;
+    in.mode.retrieval_rule = retrieved > 0;
+    in.mode.rack_needed = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
+    finish_mode(in);
+    // Skip inputs equal to one already listed: they differ from `base` only in their staying jokers, forced rack
+    // tiles, demands and free table jokers, compared bytewise.
+    auto same = [&](const Input& o) {
+      return o.table_jokers == in.table_jokers && std::memcmp(o.staying, in.staying, sizeof in.staying) == 0 &&
+             std::memcmp(o.rack_min, in.rack_min, sizeof in.rack_min) == 0 &&
+             std::memcmp(o.demand, in.demand, sizeof in.demand) == 0;
+    };
+    if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end() - 1, same)) out.pop_back();
   }
 }
 
@@ -290,27 +345,13 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
   set_weights(base, obj, rules.joker_penalty);
   if (usage) set_usage(base, rack);
   std::vector<Input> joker_options;
-  if (rules.policy == JokerPolicy::Free) {
+  // (A table without jokers has one option under every policy: the base, no joker retrieved.)
+  if (rules.policy == JokerPolicy::Free || table_tiles.jokers == 0) {
     base.table_jokers = table_tiles.jokers;
     finish_mode(base);
     joker_options.push_back(base);
   } else {
     joker_inputs(table, base, rules, !opening, joker_options);
-  }
-  if (joker_options.size() > 1) {
-    // Keeping every joker is the cheapest run and gives the others a floor. Then the most retrieved jokers
-    // first: they most often play the most tiles, and a high key found early prunes the runs after it.
-    // (Sorted by index and then copied once: a stable sort of the inputs themselves copies each several times.)
-    std::vector<size_t> order(joker_options.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      const int x = joker_options[a].table_jokers, y = joker_options[b].table_jokers;
-      return (x == 0) != (y == 0) ? x == 0 : x > y;
-    });
-    std::vector<Input> sorted;
-    sorted.reserve(order.size());
-    for (size_t k : order) sorted.push_back(joker_options[k]);
-    joker_options.swap(sorted);
   }
   if (!opening) {
     for (Input& in : joker_options) prepare(in);

@@ -12,7 +12,8 @@ namespace rummikub::search {
 struct SearchScratch;
 
 // Appends to `out` each way the table's jokers can stay or be retrieved (docs/search-semantics.md, item 3), as
-// programme inputs built on `base` (without retrieval, each joker's readings alone).
+// programme inputs built on `base` (without retrieval, each joker's readings alone), in the order the programme runs
+// take them (docs/search.md, Jokers).
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out);
 

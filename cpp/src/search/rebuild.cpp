@@ -86,11 +86,8 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       for (int j = k; j > 0 && rs.at[j - 1].desc < rs.at[j].desc; --j) std::swap(rs.at[j - 1], rs.at[j]);
     }
   };
+  // (Under the retrieval rule.)
   auto settle_runs = [&](const Node& x, int changed) {
-    if (!in_.mode.retrieval_rule) {
-      if (changed >= 0) sort_runs(runs[changed]);
-      return;
-    }
     const int how = settle_how(x.s);
     for (int c = 0; c < C; ++c) {
       if (how != kOpen) {
@@ -99,19 +96,16 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
       if (how != kOpen || c == changed) sort_runs(runs[c]);
     }
   };
-  // The walk over the steps, its instance without the retrieval rule nor any demand (arrange, and most plays)
-  // leaving out their checks at every step.
-  auto walk = [&](auto plain_tag) {
-    constexpr bool kPlain = decltype(plain_tag)::value;
+  // The walk over the steps, an instance for each of: the retrieval rule (settling runs), any demand (unleading
+  // runs), so that the instances without them (arrange, and most plays) leave out their checks at every step.
+  auto walk = [&](auto rule_tag, auto demands_tag) {
+    constexpr bool kRule = decltype(rule_tag)::value, kDemands = decltype(demands_tag)::value;
     size_t li = 1;
     for (int n = 1; n <= N; ++n) {
       for (int c = 0; c < C; ++c, ++li) {
         const Node& x = *path[li];
         // Nothing placed, no run open, nothing to settle: the step changes nothing (most steps of a play).
-        if (x.info == 0 && runs[c].size == 0 && in_.table[c][n] == 0 && in_.staying[c][n] == 0 &&
-            (kPlain || !in_.mode.retrieval_rule)) {
-          continue;
-        }
+        if (!kRule && x.info == 0 && runs[c].size == 0 && in_.table[c][n] == 0 && in_.staying[c][n] == 0) continue;
         const int b = x.info & 15, ga = (x.info >> 4) & 15, gv = (x.info >> 8) & 15, gb = (x.info >> 12) & 15;
         int rem[kSlots] = {in_.table[c][n] - ga, in_.staying[c][n] - gv, b - gb, static_cast<int>(x.info >> 16) & 15};
         // The runs that go on are compacted to the front in place (their order kept), then new runs follow.
@@ -121,7 +115,7 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
         next.size = 0;
         // A step with demanded copies that need the number before them unleads the runs it continues; actions 5-7
         // continue with slot 0-2 and pin the run (home_transitions).
-        const bool unlead = !kPlain && in_.demands && (in_.demand[c][n].stay_prev | in_.demand[c][n].real_prev) != 0;
+        const bool unlead = kDemands && (in_.demand[c][n].stay_prev | in_.demand[c][n].real_prev) != 0;
         for (int j = 0; j < old_size; ++j) {
           const int act = static_cast<int>((actions >> (3 * j)) & 7);
           if (act == 0) {
@@ -137,19 +131,22 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
             --rem[slot];
           }
         }
-        for (int s = 0; s < kSlots; ++s) {
-          for (int k = 0; k < rem[s]; ++k) {
-            RunBuild& r = next.at[next.size++];
-            r.desc = extend_run(0, s, in_.mode);
-            r.start = static_cast<uint8_t>(n);
-            r.len = 1;
-            r.slots[0] = static_cast<uint8_t>(s);
+        static_assert(kSlots == 4, "the slots left, four counts");
+        if ((rem[0] | rem[1] | rem[2] | rem[3]) != 0) {  // (most steps start none)
+          for (int s = 0; s < kSlots; ++s) {
+            for (int k = 0; k < rem[s]; ++k) {
+              RunBuild& r = next.at[next.size++];
+              r.desc = extend_run(0, s, in_.mode);
+              r.start = static_cast<uint8_t>(n);
+              r.len = 1;
+              r.slots[0] = static_cast<uint8_t>(s);
+            }
           }
         }
-        if (kPlain) {
-          sort_runs(next);
-        } else {
+        if (kRule) {
           settle_runs(x, c);
+        } else {
+          sort_runs(next);
         }
       }
       // The group step of number n: rebuild the groups from the promised tiles.
@@ -174,14 +171,20 @@ void Programme::rebuild(size_t final_index, std::vector<Meld>& melds, TileSet& p
           melds.push_back(m);
         }
       }
-      if (!kPlain) settle_runs(x, -1);
+      if (kRule) settle_runs(x, -1);
       ++li;
     }
   };
-  if (!in_.mode.retrieval_rule && !in_.demands) {
-    walk(std::true_type{});
+  if (in_.mode.retrieval_rule) {
+    if (in_.demands) {
+      walk(std::true_type{}, std::true_type{});
+    } else {
+      walk(std::true_type{}, std::false_type{});
+    }
+  } else if (in_.demands) {
+    walk(std::false_type{}, std::true_type{});
   } else {
-    walk(std::false_type{});
+    walk(std::false_type{}, std::false_type{});
   }
   for (int c = 0; c < C; ++c) {
     for (int k = 0; k < runs[c].size; ++k) finish_run(c, runs[c].at[k]);
