@@ -41,10 +41,10 @@ struct ArrangeGuides::Impl {
   // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
   // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
   // most of it.
-  Entry* nearest(const search::Input& in, size_t depth, bool& same) {
+  // (mine: the input's counts by number, which it sets.)
+  Entry* nearest(const search::Input& in, size_t depth, bool& same, uint32_t (&mine)[search::kByNumber]) {
     Entry* best = nullptr;
     int best_d = INT32_MAX;
-    uint32_t mine[search::kByNumber];
     by_number(in, mine);
     for (Entry& e : entries) {
       if (e.path.size() != depth + 1 || e.p != in.p) continue;
@@ -66,8 +66,10 @@ struct ArrangeGuides::Impl {
     if (best != nullptr) best->used = ++clock;
     return best;
   }
-  // Keeps the path to a legal end of the input (`same`: the entry of the input's multiset, or nullptr).
-  void keep(const search::Input& in, Entry* same, search::Node* const* path, size_t depth) {
+  // Keeps the path to a legal end of the input (`same`: the entry of the input's multiset, or nullptr; mine: the
+  // input's counts by number, as nearest() set them).
+  void keep(const search::Input& in, Entry* same, const uint32_t (&mine)[search::kByNumber], search::Node* const* path,
+            size_t depth) {
     Entry* e = same;
     if (e == nullptr && entries.size() < kKept) {
       e = &entries.emplace_back();
@@ -78,7 +80,7 @@ struct ArrangeGuides::Impl {
       }
     }
     e->p = in.p;
-    by_number(in, e->counts);
+    std::memcpy(e->counts, mine, sizeof mine);
     e->jokers = in.table_jokers;
     e->used = ++clock;
     e->path.resize(depth + 1);
@@ -217,9 +219,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   std::unique_lock<std::mutex> hold;
   ArrangeGuides::Impl::Entry* near = nullptr;
   bool same = false;
+  uint32_t counts[kByNumber];  // (the input's by number, for the guides)
   if (guides != nullptr) {
     hold = std::unique_lock<std::mutex>(guides->lock);
-    near = guides->nearest(in_, depth, same);
+    near = guides->nearest(in_, depth, same, counts);
   }
   const bool guided = near != nullptr;
   const State* const guide = guided ? near->path.data() : nullptr;
@@ -400,7 +403,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     found = go(go, 0);
   }
   found = found && !gave_up;
-  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, path, depth);
+  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, counts, path, depth);
   last_ = depth;
   if (!found) layers_[last_].nodes.clear();
   if (stats_ != nullptr) ++stats_->runs;
