@@ -103,30 +103,31 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
-// Returns true when the runs word a holds fewer runs than b (then a cannot cover b: runs_cover matches each run of
-// b with its own run of a), without the cover memo. (A run word packs its runs into its low bytes, none 0.)
-inline bool fewer_runs(uint64_t a, uint64_t b) {
-  return b > a && (a == 0 || (b >> ((63 - __builtin_clzll(a)) & ~7) >> 8) != 0);
+// Returns a node's run counts, which the depth-first search keeps in Node::must: each colour's runs_in, in its byte
+// (a colour step's child sets its colour's, the others are carried).
+inline uint32_t run_counts(const Node& x) {
+  uint32_t w;
+  std::memcpy(&w, x.must, sizeof w);
+  return w;
 }
 
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
-// (at: the slot of s's counts word in `dead`.)
+// (at: the slot of s's counts word in `dead`; counts: s's run counts, as DeadEnds::End keeps them.)
 // (Inlined: the search's two instances, guided or not, would otherwise call it.)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, CoverMemo& memo, uint32_t id,
-                        const Mode& mode) {
+inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, uint32_t counts, int colours,
+                        CoverMemo& memo, uint32_t id, const Mode& mode) {
   int32_t j = dead.heads[at];
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
+    // (most dead ends hold fewer runs than s in some colour: all colours at once, before the memo)
+    if (!fits_run_counts(e.run_counts, counts)) continue;
     int c = 0;
-    while (c < colours && (e.runs[c] == s.runs[c] || (!fewer_runs(e.runs[c], s.runs[c]) &&
-                                                      memo.covers(e.runs[c], s.runs[c], id, mode)))) {
-      ++c;
-    }
+    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], id, mode))) ++c;
     if (c == colours) return true;
   }
   return false;
@@ -143,6 +144,7 @@ inline void carry_into(const Node& x, Node& y) {
   y.actions = 0;
   y.dead = false;
   std::memcpy(y.deficit, x.deficit, sizeof y.deficit);
+  std::memcpy(y.must, x.must, sizeof y.must);
 }
 
 // The slot of a state's counts not looked up yet.
@@ -153,8 +155,8 @@ constexpr size_t kNoSlot = SIZE_MAX;
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-size_t remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
-  return at == kNoSlot ? dead.add(s) : dead.add(s, at);
+size_t remember_dead_end(DeadEnds& dead, const Node& x, size_t at) {
+  return at == kNoSlot ? dead.add(x.s, run_counts(x)) : dead.add(x.s, run_counts(x), at);
 }
 
 }  // namespace
@@ -178,6 +180,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     if (k > 0) layers_[k].nodes.resize(1);
     path[k] = layers_[k].nodes.data();
   }
+  // (the root holds no run, and its run counts, Node::must, are 0)
+  assert(path[0]->s.runs[0] == 0 && run_counts(*path[0]) == 0);
   DeadEnds* const dead_at = dead_ends.data();
   // What every step reads of the mode and the memos, read once.
   const Mode& mode = in_.mode;
@@ -256,13 +260,13 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // (most depths have no dead end: no hashing)
         if (!dead.ends.empty()) {
           if (at == kNoSlot) at = dead.slot(child.s.misc);
-          if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
+          if (led_nowhere(dead, at, child.s, run_counts(child), C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
         if (self(self, li + 1)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
-        if (expanded - before > 1) at = remember_dead_end(dead, child.s, at);
+        if (expanded - before > 1) at = remember_dead_end(dead, child, at);
         return false;
       };
       // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
@@ -329,6 +333,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
             child.s.runs[c] = t.next;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
+            child.must[c] = static_cast<uint8_t>(runs_in(t.next));
             if (stats != nullptr) ++stats->states;
             if (visit(dead_slot)) return 2;
             visited = 1;

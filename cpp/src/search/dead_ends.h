@@ -11,15 +11,24 @@
 
 namespace rummikub::search {
 
+// Returns the number of runs a colour's runs word holds (it packs them into its low bytes, none 0).
+inline uint32_t runs_in(uint64_t w) { return w == 0 ? 0 : static_cast<uint32_t>(63 - __builtin_clzll(w)) / 8 + 1; }
+// Returns true when the run counts a (each colour's runs_in in its byte) are at least b's in every colour: runs that
+// cover others (runs_cover) hold at least as many, each covered run matched with its own. (A byte is at most 8:
+// with its top bit set first, a byte of a - b borrows from it just when b's count is the larger.)
+inline bool fits_run_counts(uint32_t a, uint32_t b) { return (((a | 0x80808080U) - b) & 0x80808080U) == 0x80808080U; }
+
 // The states of one depth that led nowhere.
 struct DeadEnds {
   struct End {
     uint64_t runs[kMaxColours];
     int32_t next;         // the end before it with the same counts word (-1: none)
+    uint32_t run_counts;  // each colour's runs_in, in its byte
     End() = default;
     // (made in place in `ends`: no temporary to copy)
     static_assert(kMaxColours == 4, "four runs words");
-    End(const State& s, int32_t before) : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before) {}
+    End(const State& s, uint32_t counts, int32_t before)
+        : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before), run_counts(counts) {}
   };
   std::vector<End> ends;
   std::vector<uint64_t> keys;  // open addressing: a counts word (State::misc) ...
@@ -44,12 +53,12 @@ struct DeadEnds {
     while (heads[at] >= 0 && keys[at] != misc) at = (at + 1) & wrap;
     return at;
   }
-  // Adds a state that led nowhere; returns the slot of its counts word.
-  size_t add(const State& s) { return add(s, slot(s.misc)); }
+  // Adds a state that led nowhere (counts: its run counts, as End keeps them); returns the slot of its counts word.
+  size_t add(const State& s, uint32_t counts) { return add(s, counts, slot(s.misc)); }
   // The same, given the slot of its counts word (slot(s.misc), found before any end was added since): returns the
   // slot of its counts word then (the one given, unless the slots grew).
   // (The growths are out of line: the search adds an end for about every other state it makes.)
-  size_t add(const State& s, size_t at) {
+  size_t add(const State& s, uint32_t counts, size_t at) {
     if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
     int32_t& head = heads[at];
     if (head < 0) {
@@ -57,7 +66,7 @@ struct DeadEnds {
       ++chains;
     }
     if (ends.size() == ends.capacity()) make_room();
-    ends.emplace_back(s, head);
+    ends.emplace_back(s, counts, head);
     head = static_cast<int32_t>(ends.size() - 1);
     return at;
   }
