@@ -103,9 +103,9 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
-// Returns a node's run counts, which the depth-first search keeps in Node::must: each colour's runs_in, in its byte
-// (a colour step's child sets its colour's, the others are carried).
-inline uint32_t run_counts(const Node& x) {
+// Returns the summary of a node's runs, which the depth-first search keeps in Node::must: each colour's runs_byte, in
+// its byte (the root's set at the start; a colour step's child sets its colour's, and the others are carried).
+inline uint32_t runs_summary(const Node& x) {
   uint32_t w;
   std::memcpy(&w, x.must, sizeof w);
   return w;
@@ -113,19 +113,19 @@ inline uint32_t run_counts(const Node& x) {
 
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
-// (at: the slot of s's counts word in `dead`; counts: s's run counts, as DeadEnds::End keeps them.)
+// (at: the slot of s's counts word in `dead`; summary: s's runs_summary, as DeadEnds::End keeps it.)
 // (Inlined: the search's two instances, guided or not, would otherwise call it.)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, uint32_t counts, int colours,
+inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, uint32_t summary, int colours,
                         CoverMemo& memo, uint32_t id, const Mode& mode) {
   int32_t j = dead.heads[at];
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
-    // (most dead ends hold fewer runs than s in some colour: all colours at once, before the memo)
-    if (!fits_run_counts(e.run_counts, counts)) continue;
+    // (most dead ends fail this first test, all colours at once, before the memo: fits_runs)
+    if (!fits_runs(e.summary, summary)) continue;
     int c = 0;
     while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], id, mode))) ++c;
     if (c == colours) return true;
@@ -156,7 +156,7 @@ constexpr size_t kNoSlot = SIZE_MAX;
 __attribute__((noinline))
 #endif
 size_t remember_dead_end(DeadEnds& dead, const Node& x, size_t at) {
-  return at == kNoSlot ? dead.add(x.s, run_counts(x)) : dead.add(x.s, run_counts(x), at);
+  return at == kNoSlot ? dead.add(x.s, runs_summary(x)) : dead.add(x.s, runs_summary(x), at);
 }
 
 }  // namespace
@@ -180,8 +180,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     if (k > 0) layers_[k].nodes.resize(1);
     path[k] = layers_[k].nodes.data();
   }
-  // (the root holds no run, and its run counts, Node::must, are 0)
-  assert(path[0]->s.runs[0] == 0 && run_counts(*path[0]) == 0);
+  const int run_min = in_.mode.min_len;
+  for (int c = 0; c < kMaxColours; ++c) path[0]->must[c] = static_cast<uint8_t>(runs_byte(path[0]->s.runs[c], run_min));
   DeadEnds* const dead_at = dead_ends.data();
   // What every step reads of the mode and the memos, read once.
   const Mode& mode = in_.mode;
@@ -235,8 +235,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self,
-                                                                                         size_t li) -> bool {
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, guided_tag](auto&& self,
+                                                                                                  size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
       if (++expanded > budget) {
@@ -260,7 +260,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // (most depths have no dead end: no hashing)
         if (!dead.ends.empty()) {
           if (at == kNoSlot) at = dead.slot(child.s.misc);
-          if (led_nowhere(dead, at, child.s, run_counts(child), C, cover_memo, cover_id, mode)) return false;
+          if (led_nowhere(dead, at, child.s, runs_summary(child), C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
         if (self(self, li + 1)) return true;
@@ -333,7 +333,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
             child.s.runs[c] = t.next;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
-            child.must[c] = static_cast<uint8_t>(runs_in(t.next));
+            child.must[c] = static_cast<uint8_t>(runs_byte(t.next, run_min));
             if (stats != nullptr) ++stats->states;
             if (visit(dead_slot)) return 2;
             visited = 1;
