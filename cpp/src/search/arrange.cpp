@@ -180,8 +180,11 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     if (k > 0) layers_[k].nodes.resize(1);
     path[k] = layers_[k].nodes.data();
   }
+  // (the root's summary of its runs, runs_summary: the children carry it on, each colour step setting its colour's)
   const int run_min = in_.mode.min_len;
-  for (int c = 0; c < kMaxColours; ++c) path[0]->must[c] = static_cast<uint8_t>(runs_byte(path[0]->s.runs[c], run_min));
+  for (int c = 0; c < kMaxColours; ++c) {
+    path[0]->must[c] = static_cast<uint8_t>(runs_byte(path[0]->s.runs[c], run_min));
+  }
   DeadEnds* const dead_at = dead_ends.data();
   // What every step reads of the mode and the memos, read once.
   const Mode& mode = in_.mode;
