@@ -147,6 +147,18 @@ inline void carry_into(const Node& x, Node& y) {
   std::memcpy(y.must, x.must, sizeof y.must);
 }
 
+// runs_byte of each runs word of at most one run (most of the words a colour step makes: looked up, not counted), by
+// the minimum length of a run (at most 7: search_supported).
+struct OneRunBytes {
+  uint8_t of[8][256] = {};
+  constexpr OneRunBytes() {
+    for (int L = 0; L < 8; ++L) {
+      for (int w = 0; w < 256; ++w) of[L][w] = static_cast<uint8_t>(runs_byte(static_cast<uint64_t>(w), L));
+    }
+  }
+};
+constexpr OneRunBytes kOneRunBytes;
+
 // The slot of a state's counts not looked up yet.
 constexpr size_t kNoSlot = SIZE_MAX;
 
@@ -182,6 +194,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   }
   // (the root's summary of its runs, runs_summary: the children carry it on, each colour step setting its colour's)
   const int run_min = in_.mode.min_len;
+  assert(run_min < 8);
+  const uint8_t* const one_run = kOneRunBytes.of[run_min];
   for (int c = 0; c < kMaxColours; ++c) {
     path[0]->must[c] = static_cast<uint8_t>(runs_byte(path[0]->s.runs[c], run_min));
   }
@@ -238,7 +252,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, guided_tag](auto&& self,
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guided_tag](auto&& self,
                                                                                                   size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
@@ -336,7 +350,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
             child.s.runs[c] = t.next;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
-            child.must[c] = static_cast<uint8_t>(runs_byte(t.next, run_min));
+            child.must[c] = t.next < 256 ? one_run[t.next] : static_cast<uint8_t>(runs_byte(t.next, run_min));
             if (stats != nullptr) ++stats->states;
             if (visit(dead_slot)) return 2;
             visited = 1;

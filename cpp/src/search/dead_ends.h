@@ -17,7 +17,7 @@ namespace rummikub::search {
 // there). Runs that cover others (runs_cover) hold as many runs or more, each covered run matched with its own,
 // and no more short ones, each of which cannot end now and is matched with its own covered run, no longer: their
 // byte is at least as large in both halves.
-inline uint32_t runs_byte(uint64_t w, int L) {
+constexpr uint32_t runs_byte(uint64_t w, int L) {
   constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
   const uint32_t runs = w == 0 ? 0 : static_cast<uint32_t>(63 - __builtin_clzll(w)) / 8 + 1;
   // (a byte's high bit says whether its length reaches L, none for the empty bytes; the multiply sums those bits)
