@@ -252,8 +252,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guided_tag](auto&& self,
-                                                                                                  size_t li) -> bool {
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guided_tag](
+               auto&& self, size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
       if (++expanded > budget) {
