@@ -41,10 +41,10 @@ struct ArrangeGuides::Impl {
   // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
   // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
   // most of it.
-  Entry* nearest(const search::Input& in, size_t depth, bool& same) {
+  // (mine: the input's counts by number, which it sets.)
+  Entry* nearest(const search::Input& in, size_t depth, bool& same, uint32_t (&mine)[search::kByNumber]) {
     Entry* best = nullptr;
     int best_d = INT32_MAX;
-    uint32_t mine[search::kByNumber];
     by_number(in, mine);
     for (Entry& e : entries) {
       if (e.path.size() != depth + 1 || e.p != in.p) continue;
@@ -66,8 +66,10 @@ struct ArrangeGuides::Impl {
     if (best != nullptr) best->used = ++clock;
     return best;
   }
-  // Keeps the path to a legal end of the input (`same`: the entry of the input's multiset, or nullptr).
-  void keep(const search::Input& in, Entry* same, search::Node* const* path, size_t depth) {
+  // Keeps the path to a legal end of the input (`same`: the entry of the input's multiset, or nullptr; mine: the
+  // input's counts by number, as nearest() set them).
+  void keep(const search::Input& in, Entry* same, const uint32_t (&mine)[search::kByNumber], search::Node* const* path,
+            size_t depth) {
     Entry* e = same;
     if (e == nullptr && entries.size() < kKept) {
       e = &entries.emplace_back();
@@ -78,7 +80,7 @@ struct ArrangeGuides::Impl {
       }
     }
     e->p = in.p;
-    by_number(in, e->counts);
+    std::memcpy(e->counts, mine, sizeof mine);
     e->jokers = in.table_jokers;
     e->used = ++clock;
     e->path.resize(depth + 1);
@@ -101,30 +103,31 @@ namespace {
 // the square of the dead ends.)
 constexpr int kDominanceScan = 8;
 
-// Returns true when the runs word a holds fewer runs than b (then a cannot cover b: runs_cover matches each run of
-// b with its own run of a), without the cover memo. (A run word packs its runs into its low bytes, none 0.)
-inline bool fewer_runs(uint64_t a, uint64_t b) {
-  return b > a && (a == 0 || (b >> ((63 - __builtin_clzll(a)) & ~7) >> 8) != 0);
+// Returns the summary of a node's runs, which the depth-first search keeps in Node::must: each colour's runs_byte, in
+// its byte (the root's set at the start; a colour step's child sets its colour's, and the others are carried).
+inline uint32_t runs_summary(const Node& x) {
+  uint32_t w;
+  std::memcpy(&w, x.must, sizeof w);
+  return w;
 }
 
 // Returns true when a dead end of `dead` (a state of the same depth that led nowhere) has the counts of s and runs
 // that can do whatever the runs of s can: then s leads nowhere either. (id: the cover memo's id of the mode.)
-// (at: the slot of s's counts word in `dead`.)
+// (at: the slot of s's counts word in `dead`; summary: s's runs_summary, as DeadEnds::End keeps it.)
 // (Inlined: the search's two instances, guided or not, would otherwise call it.)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, int colours, CoverMemo& memo, uint32_t id,
-                        const Mode& mode) {
+inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, uint32_t summary, int colours,
+                        CoverMemo& memo, uint32_t id, const Mode& mode) {
   int32_t j = dead.heads[at];
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
     const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
     j = e.next;
+    // (most dead ends fail this first test, all colours at once, before the memo: fits_runs)
+    if (!fits_runs(e.summary, summary)) continue;
     int c = 0;
-    while (c < colours && (e.runs[c] == s.runs[c] || (!fewer_runs(e.runs[c], s.runs[c]) &&
-                                                      memo.covers(e.runs[c], s.runs[c], id, mode)))) {
-      ++c;
-    }
+    while (c < colours && (e.runs[c] == s.runs[c] || memo.covers(e.runs[c], s.runs[c], id, mode))) ++c;
     if (c == colours) return true;
   }
   return false;
@@ -141,7 +144,20 @@ inline void carry_into(const Node& x, Node& y) {
   y.actions = 0;
   y.dead = false;
   std::memcpy(y.deficit, x.deficit, sizeof y.deficit);
+  std::memcpy(y.must, x.must, sizeof y.must);
 }
+
+// runs_byte of each runs word of at most one run (most of the words a colour step makes: looked up, not counted), by
+// the minimum length of a run (at most 7: search_supported).
+struct OneRunBytes {
+  uint8_t of[8][256] = {};
+  constexpr OneRunBytes() {
+    for (int L = 0; L < 8; ++L) {
+      for (int w = 0; w < 256; ++w) of[L][w] = static_cast<uint8_t>(runs_byte(static_cast<uint64_t>(w), L));
+    }
+  }
+};
+constexpr OneRunBytes kOneRunBytes;
 
 // The slot of a state's counts not looked up yet.
 constexpr size_t kNoSlot = SIZE_MAX;
@@ -151,8 +167,8 @@ constexpr size_t kNoSlot = SIZE_MAX;
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-size_t remember_dead_end(DeadEnds& dead, const State& s, size_t at) {
-  return at == kNoSlot ? dead.add(s) : dead.add(s, at);
+size_t remember_dead_end(DeadEnds& dead, const Node& x, size_t at) {
+  return at == kNoSlot ? dead.add(x.s, runs_summary(x)) : dead.add(x.s, runs_summary(x), at);
 }
 
 }  // namespace
@@ -175,6 +191,13 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   for (size_t k = 0; k <= depth; ++k) {
     if (k > 0) layers_[k].nodes.resize(1);
     path[k] = layers_[k].nodes.data();
+  }
+  // (the root's summary of its runs, runs_summary: the children carry it on, each colour step setting its colour's)
+  const int run_min = in_.mode.min_len;
+  assert(run_min < 8);
+  const uint8_t* const one_run = kOneRunBytes.of[run_min];
+  for (int c = 0; c < kMaxColours; ++c) {
+    path[0]->must[c] = static_cast<uint8_t>(runs_byte(path[0]->s.runs[c], run_min));
   }
   DeadEnds* const dead_at = dead_ends.data();
   // What every step reads of the mode and the memos, read once.
@@ -217,9 +240,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   std::unique_lock<std::mutex> hold;
   ArrangeGuides::Impl::Entry* near = nullptr;
   bool same = false;
+  uint32_t counts[kByNumber];  // (the input's by number, for the guides)
   if (guides != nullptr) {
     hold = std::unique_lock<std::mutex>(guides->lock);
-    near = guides->nearest(in_, depth, same);
+    near = guides->nearest(in_, depth, same, counts);
   }
   const bool guided = near != nullptr;
   const State* const guide = guided ? near->path.data() : nullptr;
@@ -228,8 +252,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, guided_tag](auto&& self,
-                                                                                         size_t li) -> bool {
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guided_tag](
+               auto&& self, size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
       if (++expanded > budget) {
@@ -253,13 +277,13 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // (most depths have no dead end: no hashing)
         if (!dead.ends.empty()) {
           if (at == kNoSlot) at = dead.slot(child.s.misc);
-          if (led_nowhere(dead, at, child.s, C, cover_memo, cover_id, mode)) return false;
+          if (led_nowhere(dead, at, child.s, runs_summary(child), C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
         if (self(self, li + 1)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
-        if (expanded - before > 1) at = remember_dead_end(dead, child.s, at);
+        if (expanded - before > 1) at = remember_dead_end(dead, child, at);
         return false;
       };
       // Steps that can only carry the node on go straight on, without a step's set-up: a group step with no
@@ -326,6 +350,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
             child.s.runs[c] = t.next;
             child.actions = t.actions;
             child.deficit[c] = static_cast<uint8_t>(deficit);
+            child.must[c] = t.next < 256 ? one_run[t.next] : static_cast<uint8_t>(runs_byte(t.next, run_min));
             if (stats != nullptr) ++stats->states;
             if (visit(dead_slot)) return 2;
             visited = 1;
@@ -400,7 +425,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     found = go(go, 0);
   }
   found = found && !gave_up;
-  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, path, depth);
+  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, counts, path, depth);
   last_ = depth;
   if (!found) layers_[last_].nodes.clear();
   if (stats_ != nullptr) ++stats_->runs;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -11,15 +12,35 @@
 
 namespace rummikub::search {
 
+// Returns a colour's runs word (its runs packed into its low bytes, none 0) summarised in a byte for the dead ends'
+// first test: its runs in the low 4 bits, and 7 less those shorter than L in the high 4 (each count at most 7
+// there). Runs that cover others (runs_cover) hold as many runs or more, each covered run matched with its own,
+// and no more short ones, each of which cannot end now and is matched with its own covered run, no longer: their
+// byte is at least as large in both halves.
+constexpr uint32_t runs_byte(uint64_t w, int L) {
+  constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
+  const uint32_t runs = w == 0 ? 0 : static_cast<uint32_t>(63 - __builtin_clzll(w)) / 8 + 1;
+  // (a byte's high bit says whether its length reaches L, none for the empty bytes; the multiply sums those bits)
+  const uint32_t full =
+      static_cast<uint32_t>(((((w & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh) >> 7) * kOnes >> 56);
+  return std::min(runs, 7U) | (7 - std::min(runs - full, 7U)) << 4;
+}
+// Returns true when the summary a (each colour's runs_byte in its byte) is at least b in both halves of every
+// colour's byte, as a state's summary is when its runs cover the other's in every colour. (Each half is at most 7:
+// with its top bit set first, a half of a - b borrows from it just when b's is the larger.)
+inline bool fits_runs(uint32_t a, uint32_t b) { return (((a | 0x88888888U) - b) & 0x88888888U) == 0x88888888U; }
+
 // The states of one depth that led nowhere.
 struct DeadEnds {
   struct End {
     uint64_t runs[kMaxColours];
     int32_t next;         // the end before it with the same counts word (-1: none)
+    uint32_t summary;     // each colour's runs_byte, in its byte
     End() = default;
     // (made in place in `ends`: no temporary to copy)
     static_assert(kMaxColours == 4, "four runs words");
-    End(const State& s, int32_t before) : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before) {}
+    End(const State& s, uint32_t sum, int32_t before)
+        : runs{s.runs[0], s.runs[1], s.runs[2], s.runs[3]}, next(before), summary(sum) {}
   };
   std::vector<End> ends;
   std::vector<uint64_t> keys;  // open addressing: a counts word (State::misc) ...
@@ -44,12 +65,13 @@ struct DeadEnds {
     while (heads[at] >= 0 && keys[at] != misc) at = (at + 1) & wrap;
     return at;
   }
-  // Adds a state that led nowhere; returns the slot of its counts word.
-  size_t add(const State& s) { return add(s, slot(s.misc)); }
+  // Adds a state that led nowhere (sum: the summary of its runs, as End keeps it); returns the slot of its counts
+  // word.
+  size_t add(const State& s, uint32_t sum) { return add(s, sum, slot(s.misc)); }
   // The same, given the slot of its counts word (slot(s.misc), found before any end was added since): returns the
   // slot of its counts word then (the one given, unless the slots grew).
   // (The growths are out of line: the search adds an end for about every other state it makes.)
-  size_t add(const State& s, size_t at) {
+  size_t add(const State& s, uint32_t sum, size_t at) {
     if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
     int32_t& head = heads[at];
     if (head < 0) {
@@ -57,7 +79,7 @@ struct DeadEnds {
       ++chains;
     }
     if (ends.size() == ends.capacity()) make_room();
-    ends.emplace_back(s, head);
+    ends.emplace_back(s, sum, head);
     head = static_cast<int32_t>(ends.size() - 1);
     return at;
   }

@@ -62,7 +62,8 @@ struct Node {
   uint8_t deficit[kMaxColours];  // each colour's joker_deficit as of its last colour step (depends on s alone)
   // Each colour's open runs that must take a slot at the number after its last colour step (they cannot end
   // before it; 0 when a free joker leads one of the colour's runs), as of that step (depends on s alone). Kept and
-  // read by the sweep's steps only: arrange's depth-first search neither sets nor reads it.
+  // read by the sweep's steps only: arrange's depth-first search keeps there instead a summary of each colour's runs
+  // (runs_summary in arrange.cpp), for its dead ends' first test.
   uint8_t must[kMaxColours];
   // Deepening (Programme::run again at a lower floor): the children whose bound reaches `ceiling` were offered
   // already (INT64_MAX: the node is new or its score rose since it was expanded, so none were), and `pending`
