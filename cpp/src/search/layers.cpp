@@ -45,15 +45,6 @@ bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
   return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
 }
 
-// Returns true when node a can do whatever node b can (given the same counts, groups and mask).
-bool Programme::dominates(const Node& a, const Node& b) const {
-  for (int c = 0; c < in_.p.colours; ++c) {
-    const uint64_t x = a.s.runs[c], y = b.s.runs[c];
-    if (x != y && !scratch_->cover_memo.covers(x, y, in_.mode)) return false;
-  }
-  return true;
-}
-
 // Marks dead the nodes of a layer that another node of the layer dominates.
 void Programme::prune_dominated(Layer& layer) const {
   // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
@@ -67,6 +58,18 @@ void Programme::prune_dominated(Layer& layer) const {
   int32_t* const head = layer.bucket_head.data();
   int32_t* const next = layer.bucket_next.data();
   const RunsSummary* const summary = layer.summary.data();
+  const int colours = in_.p.colours;
+  const Mode& mode = in_.mode;
+  const uint32_t id = CoverMemo::id_of(mode);
+  CoverMemo& memo = scratch_->cover_memo;
+  // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
+  auto dominates = [&](const Node& a, const Node& b) {
+    for (int c = 0; c < colours; ++c) {
+      const uint64_t x = a.s.runs[c], y = b.s.runs[c];
+      if (x != y && !memo.covers(x, y, id, mode)) return false;
+    }
+    return true;
+  };
   // Each bucket is a chain through `next`, from its last node down. Each new node is compared with the others of
   // its bucket (a pair of new nodes once, from the later one): a node added since the last call with those below
   // it in its chain, one improved since with the whole chain. Dead nodes met on the way leave the chain (one that
@@ -82,8 +85,9 @@ void Programme::prune_dominated(Layer& layer) const {
         continue;
       }
       link = &next[j];
-      if (static_cast<size_t>(j) == i) continue;
-      if (static_cast<size_t>(j) > i && o.ceiling == INT64_MAX) continue;  // (a new pair: compared from j)
+      // (Not x itself, nor a new node after it: that pair is compared from j. A node added since the last call
+      // meets only nodes before it.)
+      if (static_cast<size_t>(j) >= i && (static_cast<size_t>(j) == i || o.ceiling == INT64_MAX)) continue;
       if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
         x.dead = true;
         break;
