@@ -1,4 +1,6 @@
 // Nodes and layers: the covering of runs (a bipartite matching), and dominance between the nodes of a layer.
+#include <type_traits>
+
 #include "programme.h"
 
 namespace rummikub::search {
@@ -72,27 +74,34 @@ void Programme::prune_dominated(Layer& layer) const {
   };
   // Each bucket is a chain through `next`, from its last node down. Each new node is compared with the others of
   // its bucket (a pair of new nodes once, from the later one): a node added since the last call with those below
-  // it in its chain, one improved since with the whole chain. Dead nodes met on the way leave the chain (one that
-  // an improvement revives is then compared as a new node, from its side only).
+  // it in its chain (all before it), one improved since with the whole chain. Dead nodes met on the way leave the
+  // chain (one that an improvement revives is then compared as a new node, from its side only).
   // (None is before Layer::unchanged.)
-  for (size_t i = layer.unchanged; i < K; ++i) {
+  auto walk = [&](size_t i, int32_t* link, auto whole) {
     Node& x = nodes[i];
-    if (x.dead || x.ceiling != INT64_MAX) continue;
-    for (int32_t *link = i >= added ? &next[i] : &head[layer.bucket_of[i]], j = *link; j >= 0; j = *link) {
+    for (int32_t j = *link; j >= 0; j = *link) {
       Node& o = nodes[j];
       if (o.dead) {
         *link = next[j];
         continue;
       }
       link = &next[j];
-      // (Not x itself, nor a new node after it: that pair is compared from j. A node added since the last call
-      // meets only nodes before it.)
-      if (static_cast<size_t>(j) >= i && (static_cast<size_t>(j) == i || o.ceiling == INT64_MAX)) continue;
+      // (Walking the whole chain: not x itself, nor a new node after it, whose pair is compared from j.)
+      if (whole && static_cast<size_t>(j) >= i && (static_cast<size_t>(j) == i || o.ceiling == INT64_MAX)) continue;
       if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
         x.dead = true;
-        break;
+        return;
       }
       if (x.score >= o.score && summary[i].covers(summary[j]) && dominates(x, o)) o.dead = true;
+    }
+  };
+  for (size_t i = layer.unchanged; i < K; ++i) {
+    const Node& x = nodes[i];
+    if (x.dead || x.ceiling != INT64_MAX) continue;
+    if (i >= added) {
+      walk(i, &next[i], std::false_type());
+    } else {
+      walk(i, &head[layer.bucket_of[i]], std::true_type());
     }
   }
 }
