@@ -79,6 +79,8 @@ void Programme::prune_dominated(Layer& layer) const {
   // (None is before Layer::unchanged.)
   auto walk = [&](size_t i, int32_t* link, auto whole) {
     Node& x = nodes[i];
+    const int64_t score = x.score;  // (held apart from x: the cover memo's calls could change what memory holds)
+    const RunsSummary sx = summary[i];
     for (int32_t j = *link; j >= 0; j = *link) {
       Node& o = nodes[j];
       if (o.dead) {
@@ -88,11 +90,11 @@ void Programme::prune_dominated(Layer& layer) const {
       link = &next[j];
       // (Walking the whole chain: not x itself, nor a new node after it, whose pair is compared from j.)
       if (whole && static_cast<size_t>(j) >= i && (static_cast<size_t>(j) == i || o.ceiling == INT64_MAX)) continue;
-      if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
+      if (o.score >= score && summary[j].covers(sx) && dominates(o, x)) {
         x.dead = true;
         return;
       }
-      if (x.score >= o.score && summary[i].covers(summary[j]) && dominates(x, o)) o.dead = true;
+      if (score >= o.score && sx.covers(summary[j]) && dominates(x, o)) o.dead = true;
     }
   };
   for (size_t i = layer.unchanged; i < K; ++i) {
