@@ -72,12 +72,12 @@ struct Node {
 };
 
 // A summary of a node's runs that a node covering it (runs_cover in every colour) matches or exceeds in every
-// field, for a quick test before runs_cover: per colour its runs, those at least L long and 8 less those shorter
-// than L (each short run of a needs a run of b no longer), in w[0]; and those at least 2 long, in w[1], read only
-// when w[0] passes. Each field is at most 8, in a lane of 5 bits whose top bit stays clear (w[0]: 12 lanes, the
-// colours' runs in the first 4, their long runs in the next 4, the room for short runs in the last 4; w[1]: 4).
+// field, for a quick test before runs_cover: per colour its runs, those at least L long, and 8 less those shorter
+// than L (each short run of a needs a run of b no longer). Each field is at most 8, in a lane of 5 bits whose top
+// bit stays clear: the colours' runs in the first 4 lanes, their long runs in the next 4, the room for short runs
+// in the last 4.
 struct RunsSummary {
-  uint64_t w[2] = {0, 0};
+  uint64_t w = 0;
   RunsSummary() = default;
   // Summarises the runs of a state (L: the minimum length).
   RunsSummary(const State& s, int colours, int L) {
@@ -86,23 +86,19 @@ struct RunsSummary {
   // Adds the runs x of colour c to the summary.
   void add(uint64_t x, int c, int L) {
     if (x == 0) {  // (no run: only the room for short runs, 8)
-      w[0] |= uint64_t{8} << (5 * (8 + c));
+      w |= uint64_t{8} << (5 * (8 + c));
       return;
     }
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
-    // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
-    auto reaching = [&](int k) {
-      const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - k) * kOnes) & kHigh;
-      return ((high >> 7) * kOnes) >> 56;
-    };
-    const uint64_t runs = static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = reaching(L);
-    w[0] |= runs << (5 * c) | full << (5 * (4 + c)) | (8 - runs + full) << (5 * (8 + c));
-    w[1] |= reaching(2) << (5 * c);
+    // (a byte's high bit says whether its length reaches L; the multiply sums those bits into the top byte)
+    const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh;
+    const uint64_t runs = static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = ((high >> 7) * kOnes) >> 56;
+    w |= runs << (5 * c) | full << (5 * (4 + c)) | (8 - runs + full) << (5 * (8 + c));
   }
   // Returns true when every field of this summary is at least b's.
   bool covers(const RunsSummary& b) const {
     constexpr uint64_t kGuard = 0x0842108421084210ULL;  // (the top bit of each lane)
-    return (((w[0] | kGuard) - b.w[0]) & kGuard) == kGuard && (((w[1] | kGuard) - b.w[1]) & kGuard) == kGuard;
+    return (((w | kGuard) - b.w) & kGuard) == kGuard;
   }
 };
 static_assert(kMaxColours <= 4, "RunsSummary has 12 lanes of 5 bits in a word");
