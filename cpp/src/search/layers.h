@@ -81,19 +81,19 @@ struct RunsSummary {
   RunsSummary() = default;
   // Summarises the runs of a state (L: the minimum length).
   RunsSummary(const State& s, int colours, int L) {
+    w = (uint64_t{0x42108} & ((uint64_t{1} << (5 * colours)) - 1)) << 40;  // (each colour's room for short runs, 8)
     for (int c = 0; c < colours; ++c) add(s.runs[c], c, L);
   }
-  // Adds the runs x of colour c to the summary.
+  // Adds the runs x of colour c to the summary (its room for short runs at 8 so far).
   void add(uint64_t x, int c, int L) {
-    if (x == 0) {  // (no run: only the room for short runs, 8)
-      w |= uint64_t{8} << (5 * (8 + c));
-      return;
-    }
+    if (x == 0) return;
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
     // (a byte's high bit says whether its length reaches L; the multiply sums those bits into the top byte)
     const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh;
     const uint64_t runs = static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = ((high >> 7) * kOnes) >> 56;
-    w |= runs << (5 * c) | full << (5 * (4 + c)) | (8 - runs + full) << (5 * (8 + c));
+    // (the room falls by the short runs, runs - full: added modulo 2^64, the lane's own total stays at least 0)
+    w += runs << (5 * c) | full << (5 * (4 + c));
+    w += (full - runs) << (5 * (8 + c));
   }
   // Returns true when every field of this summary is at least b's.
   bool covers(const RunsSummary& b) const {
