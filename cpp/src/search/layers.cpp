@@ -79,7 +79,8 @@ void Programme::prune_dominated(Layer& layer) const {
   // (None is before Layer::unchanged.)
   auto walk = [&](size_t i, int32_t* link, auto whole) {
     Node& x = nodes[i];
-    const int64_t score = x.score;  // (held apart from x: the cover memo's calls could change what memory holds)
+    // (x's score and summary in locals: after a call to the cover memo the compiler would read them again)
+    const int64_t score = x.score;
     const RunsSummary sx = summary[i];
     for (int32_t j = *link; j >= 0; j = *link) {
       Node& o = nodes[j];
