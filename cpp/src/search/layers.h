@@ -290,8 +290,8 @@ struct CoverMemo {
   static uint32_t id_of(const Mode& m) { return m.id() + 1; }
   // The same, given the mode's id_of.
   bool covers(uint64_t a, uint64_t b, uint32_t id, const Mode& m) {
-    const uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
-    Entry& e = entries[static_cast<size_t>(h ^ (h >> 29)) & (kSize - 1)];
+    const uint64_t h = ((a ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id) * 0x9E3779B97F4A7C15ULL) >> 53;
+    Entry& e = entries[static_cast<size_t>(h)];
     if (e.a != a || e.b != b || e.mode != id) e = Entry{a, b, id, runs_cover(a, b, m)};
     return e.covers;
   }
