@@ -282,7 +282,8 @@ struct CoverMemo {
     uint32_t mode = 0;  // Mode::id() + 1 (0: empty)
     bool covers = false;
   };
-  static constexpr size_t kSize = 2048;
+  static constexpr int kBits = 11;
+  static constexpr size_t kSize = size_t{1} << kBits;
   std::vector<Entry> entries = std::vector<Entry>(kSize);
   // Returns runs_cover(a, b, m), remembered.
   bool covers(uint64_t a, uint64_t b, const Mode& m) { return covers(a, b, id_of(m), m); }
@@ -290,7 +291,7 @@ struct CoverMemo {
   static uint32_t id_of(const Mode& m) { return m.id() + 1; }
   // The same, given the mode's id_of.
   bool covers(uint64_t a, uint64_t b, uint32_t id, const Mode& m) {
-    const uint64_t h = ((a ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id) * 0x9E3779B97F4A7C15ULL) >> 53;
+    const uint64_t h = ((a ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id) * 0x9E3779B97F4A7C15ULL) >> (64 - kBits);
     Entry& e = entries[static_cast<size_t>(h)];
     if (e.a != a || e.b != b || e.mode != id) e = Entry{a, b, id, runs_cover(a, b, m)};
     return e.covers;
