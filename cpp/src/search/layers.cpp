@@ -1,4 +1,6 @@
 // Nodes and layers: the covering of runs (a bipartite matching), and dominance between the nodes of a layer.
+#include <type_traits>
+
 #include "programme.h"
 
 namespace rummikub::search {
@@ -45,15 +47,6 @@ bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
   return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
 }
 
-// Returns true when node a can do whatever node b can (given the same counts, groups and mask).
-bool Programme::dominates(const Node& a, const Node& b) const {
-  for (int c = 0; c < in_.p.colours; ++c) {
-    const uint64_t x = a.s.runs[c], y = b.s.runs[c];
-    if (x != y && !scratch_->cover_memo.covers(x, y, in_.mode)) return false;
-  }
-  return true;
-}
-
 // Marks dead the nodes of a layer that another node of the layer dominates.
 void Programme::prune_dominated(Layer& layer) const {
   // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
@@ -67,28 +60,51 @@ void Programme::prune_dominated(Layer& layer) const {
   int32_t* const head = layer.bucket_head.data();
   int32_t* const next = layer.bucket_next.data();
   const RunsSummary* const summary = layer.summary.data();
+  const int colours = in_.p.colours;
+  const Mode& mode = in_.mode;
+  const uint32_t id = CoverMemo::id_of(mode);
+  CoverMemo& memo = scratch_->cover_memo;
+  // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
+  auto dominates = [&](const Node& a, const Node& b) {
+    for (int c = 0; c < colours; ++c) {
+      const uint64_t x = a.s.runs[c], y = b.s.runs[c];
+      if (x != y && !memo.covers(x, y, id, mode)) return false;
+    }
+    return true;
+  };
   // Each bucket is a chain through `next`, from its last node down. Each new node is compared with the others of
   // its bucket (a pair of new nodes once, from the later one): a node added since the last call with those below
-  // it in its chain, one improved since with the whole chain. Dead nodes met on the way leave the chain (one that
-  // an improvement revives is then compared as a new node, from its side only).
+  // it in its chain (all before it), one improved since with the whole chain. Dead nodes met on the way leave the
+  // chain (one that an improvement revives is then compared as a new node, from its side only).
   // (None is before Layer::unchanged.)
-  for (size_t i = layer.unchanged; i < K; ++i) {
+  auto walk = [&](size_t i, int32_t* link, auto whole) {
     Node& x = nodes[i];
-    if (x.dead || x.ceiling != INT64_MAX) continue;
-    for (int32_t *link = i >= added ? &next[i] : &head[layer.bucket_of[i]], j = *link; j >= 0; j = *link) {
+    // (x's score and summary in locals: after a call to the cover memo the compiler would read them again)
+    const int64_t score = x.score;
+    const RunsSummary sx = summary[i];
+    for (int32_t j = *link; j >= 0; j = *link) {
       Node& o = nodes[j];
       if (o.dead) {
         *link = next[j];
         continue;
       }
       link = &next[j];
-      if (static_cast<size_t>(j) == i) continue;
-      if (static_cast<size_t>(j) > i && o.ceiling == INT64_MAX) continue;  // (a new pair: compared from j)
-      if (o.score >= x.score && summary[j].covers(summary[i]) && dominates(o, x)) {
+      // (Walking the whole chain: not x itself, nor a new node after it, whose pair is compared from j.)
+      if (whole && static_cast<size_t>(j) >= i && (static_cast<size_t>(j) == i || o.ceiling == INT64_MAX)) continue;
+      if (o.score >= score && summary[j].covers(sx) && dominates(o, x)) {
         x.dead = true;
-        break;
+        return;
       }
-      if (x.score >= o.score && summary[i].covers(summary[j]) && dominates(x, o)) o.dead = true;
+      if (score >= o.score && sx.covers(summary[j]) && dominates(x, o)) o.dead = true;
+    }
+  };
+  for (size_t i = layer.unchanged; i < K; ++i) {
+    const Node& x = nodes[i];
+    if (x.dead || x.ceiling != INT64_MAX) continue;
+    if (i >= added) {
+      walk(i, &next[i], std::false_type());
+    } else {
+      walk(i, &head[layer.bucket_of[i]], std::true_type());
     }
   }
 }

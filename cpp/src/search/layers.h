@@ -72,38 +72,37 @@ struct Node {
   int64_t pending = INT64_MIN;
 };
 
-// A summary of a node's runs that a node covering it (runs_cover in every colour) matches or exceeds in every byte,
-// for a quick test before runs_cover: per colour its runs, those at least 2 long, those at least L long, and 8 less
-// those shorter than L (each short run of a needs a run of b no longer).
+// A summary of a node's runs that a node covering it (runs_cover in every colour) matches or exceeds in every
+// field, for a quick test before runs_cover: per colour its runs, those at least L long, and 8 less those shorter
+// than L (each short run of a needs a run of b no longer). Each field is at most 8, in a lane of 5 bits whose top
+// bit stays clear: the colours' runs in the first 4 lanes, their long runs in the next 4, the room for short runs
+// in the last 4.
 struct RunsSummary {
-  uint64_t w[2] = {0, 0};
+  uint64_t w = 0;
   RunsSummary() = default;
   // Summarises the runs of a state (L: the minimum length).
   RunsSummary(const State& s, int colours, int L) {
+    w = (uint64_t{0x42108} & ((uint64_t{1} << (5 * colours)) - 1)) << 40;  // (each colour's room for short runs, 8)
     for (int c = 0; c < colours; ++c) add(s.runs[c], c, L);
   }
-  // Adds the runs x of colour c to the summary.
+  // Adds the runs x of colour c to the summary (its room for short runs at 8 so far).
   void add(uint64_t x, int c, int L) {
-    if (x == 0) {  // (no run: only the count of short runs' room, 8)
-      w[1] |= uint64_t{8} << (8 * c + 32);
-      return;
-    }
+    if (x == 0) return;
     constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
-    // (a byte's high bit says whether its length reaches k; the multiply sums those bits into the top byte)
-    auto reaching = [&](int k) {
-      const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - k) * kOnes) & kHigh;
-      return ((high >> 7) * kOnes) >> 56;
-    };
-    const uint64_t runs = x == 0 ? 0 : static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = reaching(L);
-    w[0] |= runs << (8 * c) | reaching(2) << (8 * c + 32);
-    w[1] |= full << (8 * c) | (8 - runs + full) << (8 * c + 32);
+    // (a byte's high bit says whether its length reaches L; the multiply sums those bits into the top byte)
+    const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh;
+    const uint64_t runs = static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = ((high >> 7) * kOnes) >> 56;
+    // (the room falls by the short runs, runs - full: added modulo 2^64, the lane's own total stays at least 0)
+    w += runs << (5 * c) | full << (5 * (4 + c));
+    w += (full - runs) << (5 * (8 + c));
   }
-  // Returns true when every byte of this summary is at least b's.
+  // Returns true when every field of this summary is at least b's.
   bool covers(const RunsSummary& b) const {
-    constexpr uint64_t kHigh = 0x8080808080808080ULL;
-    return (((w[0] | kHigh) - b.w[0]) & ((w[1] | kHigh) - b.w[1]) & kHigh) == kHigh;
+    constexpr uint64_t kGuard = 0x0842108421084210ULL;  // (the top bit of each lane)
+    return (((w | kGuard) - b.w) & kGuard) == kGuard;
   }
 };
+static_assert(kMaxColours <= 4, "RunsSummary has 12 lanes of 5 bits in a word");
 
 // Sets v to n entries of -1 (an empty open-addressing slot): memset, which a fill of -1 as int32_t does not become.
 inline void fill_empty(std::vector<int32_t>& v, size_t n) {
@@ -284,7 +283,8 @@ struct CoverMemo {
     uint32_t mode = 0;  // Mode::id() + 1 (0: empty)
     bool covers = false;
   };
-  static constexpr size_t kSize = 2048;
+  static constexpr int kBits = 11;
+  static constexpr size_t kSize = size_t{1} << kBits;
   std::vector<Entry> entries = std::vector<Entry>(kSize);
   // Returns runs_cover(a, b, m), remembered.
   bool covers(uint64_t a, uint64_t b, const Mode& m) { return covers(a, b, id_of(m), m); }
@@ -292,8 +292,8 @@ struct CoverMemo {
   static uint32_t id_of(const Mode& m) { return m.id() + 1; }
   // The same, given the mode's id_of.
   bool covers(uint64_t a, uint64_t b, uint32_t id, const Mode& m) {
-    const uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id;
-    Entry& e = entries[static_cast<size_t>(h ^ (h >> 29)) & (kSize - 1)];
+    const uint64_t h = ((a ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ id) * 0x9E3779B97F4A7C15ULL) >> (64 - kBits);
+    Entry& e = entries[static_cast<size_t>(h)];
     if (e.a != a || e.b != b || e.mode != id) e = Entry{a, b, id, runs_cover(a, b, m)};
     return e.covers;
   }

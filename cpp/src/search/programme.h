@@ -389,8 +389,6 @@ class Programme {
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.joker_weight_max; }
   // Marks the nodes of a layer that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
-  // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
-  bool dominates(const Node& a, const Node& b) const;
   // Returns the fewest jokers the runs of colour c (summarised by run_needs), open at number n, still need
   // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.
   int joker_deficit(uint32_t needs, int c, int n) const { return joker_deficit(needs, deficit_at(c, n)); }
