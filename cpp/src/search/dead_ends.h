@@ -3,8 +3,8 @@
 // can do whatever its runs can (dominance, as the sweep's: such a state leads nowhere either).
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,11 +18,7 @@ namespace rummikub::search {
 // and no more short ones, each of which cannot end now and is matched with its own covered run, no longer: their
 // byte is at least as large in both halves.
 constexpr uint32_t runs_byte(uint64_t w, int L) {
-  constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
-  const uint32_t runs = w == 0 ? 0 : static_cast<uint32_t>(63 - __builtin_clzll(w)) / 8 + 1;
-  // (a byte's high bit says whether its length reaches L, none for the empty bytes; the multiply sums those bits)
-  const uint32_t full =
-      static_cast<uint32_t>(((((w & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh) >> 7) * kOnes >> 56);
+  const uint32_t runs = count_runs(w), full = count_runs_reaching(w, L);
   return std::min(runs, 7U) | (7 - std::min(runs - full, 7U)) << 4;
 }
 // Returns true when the summary a (each colour's runs_byte in its byte) is at least b in both halves of every

@@ -88,10 +88,7 @@ struct RunsSummary {
   // Adds the runs x of colour c to the summary (its room for short runs at 8 so far).
   void add(uint64_t x, int c, int L) {
     if (x == 0) return;
-    constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
-    // (a byte's high bit says whether its length reaches L; the multiply sums those bits into the top byte)
-    const uint64_t high = ((x & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh;
-    const uint64_t runs = static_cast<uint64_t>((71 - __builtin_clzll(x)) >> 3), full = ((high >> 7) * kOnes) >> 56;
+    const uint64_t runs = count_runs(x), full = count_runs_reaching(x, L);
     // (the room falls by the short runs, runs - full: added modulo 2^64, the lane's own total stays at least 0)
     w += runs << (5 * c) | full << (5 * (4 + c));
     w += (full - runs) << (5 * (8 + c));

@@ -121,6 +121,16 @@ inline int unpack_runs(uint64_t s, uint8_t* d) {
   }
   return n;
 }
+// Returns how many runs a colour's runs word holds (its runs packed into its low bytes, none 0).
+constexpr uint32_t count_runs(uint64_t s) {
+  return s == 0 ? 0 : static_cast<uint32_t>(71 - __builtin_clzll(s)) >> 3;
+}
+// Returns how many runs of a colour's runs word are at least L long. (A byte's length plus 0x80 - L carries into its
+// high bit just when the length reaches L, an empty byte's never; the multiply sums those bits into the top byte.)
+constexpr uint32_t count_runs_reaching(uint64_t s, int L) {
+  constexpr uint64_t kLow3 = 0x0707070707070707ULL, kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
+  return static_cast<uint32_t>(((((s & kLow3) + static_cast<uint64_t>(0x80 - L) * kOnes) & kHigh) >> 7) * kOnes >> 56);
+}
 // Returns the word of the runs d[0..n) (sorting them).
 inline uint64_t pack_runs(uint8_t* d, int n) {
   for (int i = 1; i < n; ++i) {  // insertion sort, descending: at most 8 bytes
