@@ -12,8 +12,6 @@
 
 namespace rummikub::search {
 
-// The most jokers a position holds (search_supported), hence on its table and in one meld.
-constexpr int kMostJokers = 4;
 // The most readings of one meld's jokers: a group with k of them reads k of its missing colours (at most 4), each
 // joker staying or retrieved: C(4, 3) 2^3; a run's k jokers read its k slots: 2^k.
 constexpr int kMostReadings = 32;

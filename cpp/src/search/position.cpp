@@ -421,7 +421,7 @@ namespace rummikub {
 
 // Returns true when the parameters are within what the search handles (search.h).
 bool search_supported(const Params& p) {
-  return params_ok(p) && p.copies <= 3 && p.jokers <= 4 && p.min_len <= 7;
+  return params_ok(p) && p.copies <= 3 && p.jokers <= search::kMostJokers && p.min_len <= 7;
 }
 
 }  // namespace rummikub

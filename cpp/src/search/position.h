@@ -69,6 +69,9 @@ struct Input {
 // Input::rack_gap when the next rack tile cannot be reached at all.
 constexpr uint8_t kNoRackTile = 255;
 
+// The most jokers a position the search takes holds (search_supported), hence on its table and in one meld.
+constexpr int kMostJokers = 4;
+
 // One unit of a key's primary part (a tile of the tiles objective, a point otherwise); the secondary fits below.
 constexpr int64_t kUnit = int64_t{1} << 20;
 
