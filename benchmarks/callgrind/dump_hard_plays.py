@@ -5,8 +5,9 @@ callgrind driver's ``plays`` mode.
 
 Each listing is a block of the driver's format (see dump_positions.py): a ``P`` line, ``T`` lines and an ``R``
 line, then a ``B`` line with the indices of the plays the bot read (whose tables the core built), so that the
-driver lists every play and builds only those, as a game does. The games are classic 4-player games of hard bots,
-the tournament's games 0, 4, 8, ... (as benchmarks/compare_builds.py plays them: game 4 * i is deal i from the first
+driver lists every play and builds only those, as a game does. The games are classic 4-player games of hard bots
+that list their plays (``bot_variants.ListingHardBot``: the default hard bot lists none), the tournament's games
+0, 4, 8, ... (as benchmarks/compare_builds.py plays them: game 4 * i is deal i from the first
 seat, and four bots of one kind would play each deal four times alike).
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from dump_positions import Position, block  # noqa: E402  (this script's folder is on sys.path)
 from rummikub.arena import play_game  # noqa: E402
@@ -45,7 +47,7 @@ def main(out: Path, games: int) -> None:
     LegalPlays.__getitem__ = getitem  # type: ignore[method-assign]
     try:
         for i in range(games):
-            play_game(["hard"] * 4, 4 * i, 1, "classic")
+            play_game(["bot_variants:ListingHardBot"] * 4, 4 * i, 1, "classic")
             by_listing.clear()
     finally:
         LegalPlays.__init__ = original_init  # type: ignore[method-assign]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -173,15 +174,27 @@ def test_rummikub_command_has_arena(capsys: pytest.CaptureFixture[str]) -> None:
     assert "1 player (easy)" in capsys.readouterr().err
 
 
-def test_profile_games_times_every_part_and_plays_the_same_games() -> None:
+@pytest.fixture
+def listing_hard_bot() -> Iterator[str]:
+    """A hard bot that lists every legal play, registered for the test: its name."""
+    from rummikub.bots import BOTS, register_bot
+    from rummikub.bots.hard import HardBot
+
+    register_bot("hard-listing", lambda seed: HardBot(seed, max_enumeration=4096))
+    yield "hard-listing"
+    del BOTS["hard-listing"]
+
+
+def test_profile_games_times_every_part_and_plays_the_same_games(listing_hard_bot: str) -> None:
     from rummikub import _core
     from rummikub.game import Game, state
 
+    players = ["hard", listing_hard_bot, "medium"]
     saved = (_core.solve, _core.arrange, state.check_committed, Game._view, Game._draw)
-    profile = profile_games(["hard", "medium", "easy"], games=3, seed=4, preset="classic")
+    profile = profile_games(players, games=3, seed=4, preset="classic")
     assert (_core.solve, _core.arrange, state.check_committed, Game._view, Game._draw) == saved  # restored
     assert list(profile.parts) == list(PROFILE_PARTS)
-    assert profile.turns == sum(play_game(["hard", "medium", "easy"], i, 4, "classic").turns for i in range(3))
+    assert profile.turns == sum(play_game(players, i, 4, "classic").turns for i in range(3))
     for part in ("search", "legality check", "views", "drawing", "bots"):
         assert profile.parts[part] > 0, part
     assert profile.parts["the rest"] > -0.01  # the whole minus the timed parts (clock resolution aside)
@@ -190,9 +203,9 @@ def test_profile_games_times_every_part_and_plays_the_same_games() -> None:
     assert data["games"] == 3 and data["turns"] == profile.turns and set(data["parts"]) == set(PROFILE_PARTS)
     table = profile.table()
     assert all(part in table for part in PROFILE_PARTS) and "games/s" in table
-    # every search call counted: the hard bot lists plays and checks threats, medium solves (the search's seconds
-    # are the calls' seconds); the slowest 1% and the slowest 10 are shares of that time, the larger the larger
-    assert {"solve_play", "all_plays"} <= set(profile.searches)
+    # every search call counted: the hard bots solve (or list plays) and check threats, medium solves (the search's
+    # seconds are the calls' seconds); the slowest 1% and the slowest 10 are shares of that time, the larger the larger
+    assert {"solve_play", "all_plays", "can_arrange"} <= set(profile.searches)
     assert all(calls > 0 and seconds > 0 for calls, seconds in profile.searches.values())
     assert math.isclose(sum(s for _, s in profile.searches.values()), profile.parts["search"], rel_tol=1e-6)
     count, share, ten = profile.tail

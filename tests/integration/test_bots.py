@@ -173,33 +173,43 @@ def test_medium_is_the_search() -> None:
     assert play is not None and MediumBot().choose(view) == play and _table(play) == play.table
 
 
-def test_hard_keeps_its_joker_for_a_single_tile() -> None:
+# The hard bot's two ways to find candidates: the best play and the best play keeping the jokers (the default,
+# max_enumeration=0), or every legal play listed (any rack of up to 4096 sub-multisets).
+_LISTING = (0, 4096)
+
+
+@pytest.mark.parametrize("listing", _LISTING)
+def test_hard_keeps_its_joker_for_a_single_tile(listing: int) -> None:
     view = _view("R1 R2 R3", "J K9 B5 O12")
     assert MediumBot().choose(view) != Action.draw()  # the search places the joker on the run
-    assert HardBot(seed=1).choose(view) == Action.draw()
+    assert HardBot(seed=1, max_enumeration=listing).choose(view) == Action.draw()
 
 
-def test_hard_spends_its_joker_when_it_unloads_many_tiles() -> None:
+@pytest.mark.parametrize("listing", _LISTING)
+def test_hard_spends_its_joker_when_it_unloads_many_tiles(listing: int) -> None:
     """A joker is worth ``weights.joker`` tiles: worth keeping against 5 tiles at the default weight, spent
     for them at a weight of 2.5."""
     view = _view("R1 R2 R3", "J K9 K10 K12 K13 B5")
-    assert HardBot(seed=1).choose(view) == Action.draw()
-    turn = _table(HardBot(seed=1, weights=HardWeights(joker=2.5)).choose(view))
+    assert HardBot(seed=1, max_enumeration=listing).choose(view) == Action.draw()
+    turn = _table(HardBot(seed=1, weights=HardWeights(joker=2.5), max_enumeration=listing).choose(view))
     assert isinstance(turn, Table) and turn.tiles() - view.table.tiles() == TileSet.parse("J K9 K10 K12 K13")
 
 
-def test_hard_goes_out_when_it_can() -> None:
+@pytest.mark.parametrize("listing", _LISTING)
+def test_hard_goes_out_when_it_can(listing: int) -> None:
     view = _view("R1 R2 R3 | K5 B5 O5", "J R4 R5 R5 R6 R7", sizes=(6, 2))
-    turn = _table(HardBot(seed=1).choose(view))
+    turn = _table(HardBot(seed=1, max_enumeration=listing).choose(view))
     assert view.rack is not None and turn.tiles() == view.table.tiles() | view.rack
 
 
-def test_hard_opens_and_respects_joker_in_opening() -> None:
+@pytest.mark.parametrize("listing", _LISTING)
+def test_hard_opens_and_respects_joker_in_opening(listing: int) -> None:
     rules = RuleSet.preset("sabra")
     view = _view("", "J R10 R11 K3 K4", opened=False, rules=rules)
-    assert HardBot(seed=1).choose(view) == Action.draw()  # J R10 R11 would be 33, but jokers may not open
+    bot = HardBot(seed=1, max_enumeration=listing)
+    assert bot.choose(view) == Action.draw()  # J R10 R11 would be 33, but jokers may not open
     view = _view("", "J R10 R11 R12 K3", opened=False, rules=rules)
-    assert str(_table(HardBot(seed=1).choose(view))) == "R10 R11 R12"
+    assert str(_table(bot.choose(view))) == "R10 R11 R12"
 
 
 def test_hard_charges_threats() -> None:
@@ -235,16 +245,17 @@ class _FullyChargedHardBot(HardBot):
         return out
 
 
+@pytest.mark.parametrize("listing", _LISTING)
 @pytest.mark.parametrize("preset", ["classic", "sabra"])
-def test_hard_threat_pruning_keeps_every_choice(preset: str) -> None:
+def test_hard_threat_pruning_keeps_every_choice(preset: str, listing: int) -> None:
     """The hard bot searches a candidate's threat samples only while the candidate can still win, the likeliest
     to go out first: every choice equals the choice with every candidate charged with every sample."""
     rules = RuleSet.preset(preset)
     charged = 0
     for seed in range(4):
         game = Game.new(players=4, rules=rules, seed=seed, clock=_frozen)
-        pruned = [HardBot(seed=seed * 10 + i) for i in range(4)]
-        full = [_FullyChargedHardBot(seed=seed * 10 + i) for i in range(4)]
+        pruned = [HardBot(seed=seed * 10 + i, max_enumeration=listing) for i in range(4)]
+        full = [_FullyChargedHardBot(seed=seed * 10 + i, max_enumeration=listing) for i in range(4)]
         for bot in full:
             bot.charged = 0  # type: ignore[attr-defined]
         while not game.is_over:
@@ -293,17 +304,28 @@ def test_registry_and_user_bots() -> None:
 
 
 def test_hard_without_listing_every_play() -> None:
-    """Past ``max_enumeration`` the hard bot compares the best play with the best play keeping its jokers."""
-    keep = _view("R1 R2 R3", "J K9 B5 O12")
-    assert HardBot(seed=1, max_enumeration=0).choose(keep) == Action.draw()
-    out = _view("R1 R2 R3 | K5 B5 O5", "J R4 R5 R5 R6 R7", sizes=(6, 2))
-    turn = _table(HardBot(seed=1, max_enumeration=0).choose(out))
-    assert out.rack is not None and turn.tiles() == out.table.tiles() | out.rack
+    """By default the hard bot compares the best play with the best play keeping its jokers (and drawing)."""
     plain = _view("R1 R2 R3 | K5 B5 O5", "J R4 K9 K10 K11 O2")
-    turn = _table(HardBot(seed=1, max_enumeration=0).choose(plain))
+    turn = _table(HardBot(seed=1).choose(plain))
+    assert isinstance(turn, Table) and turn.tiles() - plain.table.tiles() == TileSet.parse("R4 K9 K10 K11")
+    # A rack too big to list (more sub-multisets than max_enumeration) takes the same two candidates.
+    turn = _table(HardBot(seed=1, max_enumeration=4).choose(plain))
     assert isinstance(turn, Table) and turn.tiles() - plain.table.tiles() == TileSet.parse("R4 K9 K10 K11")
     game, _ = _play_checked(["hard", "medium"], "classic", 3)
     assert game.outcome is not None
+
+
+def test_hard_listing_finds_a_smaller_play_that_hands_no_win_away() -> None:
+    """The opponent holds one tile. The best play, B1 B2 K4, extends K1-K3 so that an unseen K5 goes out, and
+    a heavy threat charge makes it draw instead; listing every play, it finds B1 B2 alone, which leaves no
+    unseen tile a way out."""
+    rules = RuleSet(name="tiny", numbers=5, colours=3, copies=1, jokers=0, rack_size=2, opening_threshold=0,
+                    max_players=2)
+    view = _view("K1 K2 K3 | B3 B4 B5", "B1 B2 K4 O3", sizes=(4, 1), pool=6, rules=rules)
+    weights = HardWeights(threat=100.0)
+    assert HardBot(seed=3, weights=weights, samples=64, budget=128).choose(view) == Action.draw()
+    listing = HardBot(seed=3, weights=weights, samples=64, budget=128, max_enumeration=4096)
+    assert listing.choose(view) == Action.play("K1 K2 K3 | B1 B2 B3 B4 B5")
 
 
 @pytest.mark.parametrize("module", ["rummikub.bots.easy", "rummikub.bots.medium", "rummikub.bots.hard"])

@@ -29,8 +29,8 @@ def test_listed_scores_are_the_per_play_scores(preset: str) -> None:
     compared = 0
     for seed in range(2):
         game = Game.new(players=4, rules=rules, seed=seed, clock=_frozen)
-        bots = [HardBot(seed=seed * 10 + i) for i in range(4)]
-        reference = [_PerPlayHardBot(seed=seed * 10 + i) for i in range(4)]
+        bots = [HardBot(seed=seed * 10 + i, max_enumeration=4096) for i in range(4)]
+        reference = [_PerPlayHardBot(seed=seed * 10 + i, max_enumeration=4096) for i in range(4)]
         while not game.is_over:
             p = game.current_player
             view = game.view(p)

@@ -1,7 +1,8 @@
 """The hard bot: a strategy built on the exact search.
 
-Every turn it lists the legal plays (:func:`~rummikub.search.plays`, best first) and scores the leading
-candidates, plus drawing instead of playing, by:
+Every turn it takes as candidates the best play (:func:`~rummikub.search.solve`: the most tiles, then the most
+value) and, when that play spends a rack joker, the best play keeping the jokers; it scores them, plus drawing
+instead of playing, by:
 
 - **tiles played** (the race to empty the rack) and their **value** (what stays on the rack costs points);
 - **joker kept**: a joker on the rack is worth several tiles of future plays, so a play that spends it must
@@ -12,6 +13,11 @@ candidates, plus drawing instead of playing, by:
 - **threats**: while an opponent holds few tiles, it samples that opponent's hidden rack from the unseen
   tiles (``samples`` racks, the same samples for every candidate) and checks with the search whether that
   rack could go out on the table a candidate leaves; the chance of handing a win away is charged.
+
+With ``max_enumeration`` above 0, a rack with at most that many sub-multisets has every legal play listed
+(:func:`~rummikub.search.plays`) and scored instead, the leading ``candidates`` going on to the threat charge.
+That finds plays of fewer tiles that keep a stronger rack or hand no opponent a win, but it makes the bot no
+stronger in play and slower (``docs/performance.md``, "Bots"), so by default no rack is listed.
 
 The budget is counted in searches, not seconds (``budget`` per move), so the bot's choices depend only on the
 view and its seed, never on machine speed. Every play it sends comes from the search, so it honours every
@@ -68,14 +74,14 @@ class HardWeights:
 class HardBot(Bot):
     """The strategic bot. ``candidates`` plays are scored fully; ``samples`` hidden racks per threatening
     opponent; ``budget`` caps the threat searches per move; ``threat_tiles``: opponents holding at most this
-    many tiles are threats; racks with more than ``max_enumeration`` sub-multisets skip the listing of every
-    legal play and compare the best play with the best play keeping the jokers."""
+    many tiles are threats; racks with at most ``max_enumeration`` sub-multisets (none by default) have every
+    legal play listed and scored, the others compare the best play with the best play keeping the jokers."""
 
     name = "hard"
 
     def __init__(self, seed: int | None = None, *, weights: HardWeights | None = None, candidates: int = 6,
                  samples: int = 8, budget: int = 16, threat_tiles: int = 4,
-                 endgame_tiles: int = 2, max_enumeration: int = 4096) -> None:
+                 endgame_tiles: int = 2, max_enumeration: int = 0) -> None:
         super().__init__(seed)
         self.weights = weights or HardWeights()
         self.candidates = candidates
@@ -95,25 +101,30 @@ class HardBot(Bot):
             return self._open(view)
         legal: LegalPlays | None = None
         tables: dict[TileSet, Table] = {}
-        played: list[TileSet] = []  # the big rack's candidates
+        played: list[TileSet] = []  # the solved candidates
         # (a rack of n tiles has at most 2^n - 1 non-empty sub-multisets: small racks skip the count)
-        if (1 << len(rack)) - 1 <= self.max_enumeration or _sub_multisets(rack) <= self.max_enumeration:
+        limit = self.max_enumeration
+        if limit > 0 and ((1 << len(rack)) - 1 <= limit or _sub_multisets(rack) <= limit):
             # the view's table and rack are a valid position (the listing still checks them)
             legal = LegalPlays(view.table, rack, rules, True, DEFAULT_PLAYS_LIMIT)
             if not legal:
                 return fallback(view)
         else:
-            # A big rack can have tens of thousands of legal plays (seconds and gigabytes to list): take
-            # the best play and the best play keeping the jokers as the candidates instead.
-            for part in (rack, _without_jokers(rack)) if rack.jokers else (rack,):
-                found = solve(view.table, part, rules=rules, opened=True) if part else None
-                if found is not None and found.tiles not in tables:
-                    tables[found.tiles] = found.table
-                    played.append(found.tiles)
-            if not played:
+            # The best play, and when it spends a rack joker the best play keeping the jokers (the best play
+            # already keeps them when it spends none): the candidates.
+            found = solve(view.table, rack, rules=rules, opened=True)
+            if found is None:
                 return fallback(view)
-            if played[0] == rack:
-                return Action.play(tables[rack])  # going out wins the game
+            if found.tiles == rack:
+                return Action.play(found.table)  # going out wins the game
+            tables[found.tiles] = found.table
+            played.append(found.tiles)
+            if found.tiles.jokers:
+                plain = _without_jokers(rack)
+                alt = solve(view.table, plain, rules=rules, opened=True) if plain else None
+                if alt is not None:
+                    tables[alt.tiles] = alt.table
+                    played.append(alt.tiles)
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
         tile_weight = self.weights.tile_endgame if endgame else self.weights.tile
@@ -161,7 +172,7 @@ class HardBot(Bot):
             return fallback(view)
         if legal is not None:
             return legal[best[1]]
-        assert best[2] is not None  # (a big rack's candidates come with their tiles)
+        assert best[2] is not None  # (solved candidates come with their tiles)
         return Action.play(tables[best[2]])
 
     def _open(self, view: PlayerView) -> Action:
