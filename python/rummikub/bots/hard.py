@@ -38,9 +38,8 @@ from dataclasses import dataclass
 
 from ..action import Action
 from ..game import PlayerView
-from ..meld import Table
 from .. import _core
-from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, solve
+from ..search import DEFAULT_PLAYS_LIMIT, LegalPlays, Play, solve
 from ..tiles import Tile, TileSet, core_of
 from . import Bot, fallback, own_rack
 
@@ -100,8 +99,8 @@ class HardBot(Bot):
         if not view.has_opened:
             return self._open(view)
         legal: LegalPlays | None = None
-        tables: dict[TileSet, Table] = {}
-        played: list[TileSet] = []  # the solved candidates
+        solved: dict[TileSet, Play] = {}  # the solved candidates, by their tiles
+        played: list[TileSet] = []
         # (a rack of n tiles has at most 2^n - 1 non-empty sub-multisets: small racks skip the count)
         limit = self.max_enumeration
         if limit > 0 and ((1 << len(rack)) - 1 <= limit or _sub_multisets(rack) <= limit):
@@ -116,14 +115,14 @@ class HardBot(Bot):
             if found is None:
                 return fallback(view)
             if found.tiles == rack:
-                return Action.play(found.table)  # going out wins the game
-            tables[found.tiles] = found.table
+                return found  # going out wins the game
+            solved[found.tiles] = found
             played.append(found.tiles)
             if found.tiles.jokers:
                 plain = _without_jokers(rack)
                 alt = solve(view.table, plain, rules=rules, opened=True) if plain else None
                 if alt is not None:
-                    tables[alt.tiles] = alt.table
+                    solved[alt.tiles] = alt
                     played.append(alt.tiles)
         opponents = [view.rack_sizes[q] for q in range(view.players) if q != view.player]
         endgame = view.pool_size == 0 or min(opponents) <= self.endgame_tiles
@@ -173,7 +172,8 @@ class HardBot(Bot):
         if legal is not None:
             return legal[best[1]]
         assert best[2] is not None  # (solved candidates come with their tiles)
-        return Action.play(tables[best[2]])
+        # (the search's own Play: a game applies the play solve() last returned for its position unchecked)
+        return solved[best[2]]
 
     def _open(self, view: PlayerView) -> Action:
         """Opens with the most tiles, keeping the jokers when an opening without them plays nearly as many."""
