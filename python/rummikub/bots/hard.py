@@ -146,13 +146,15 @@ class HardBot(Bot):
                 if len(scores) > 1 else [0]
             # (their tiles are read below only when the threats need them)
             scored = [(scores[i], i, None) for i in lead]
+            draw_score = self._static_scores([_EMPTY], rack, partners, tile_weight)[0] if drawing else 0.0
         else:
-            scored = [(score, i, tiles) for i, (score, tiles) in
-                      enumerate(zip(self._static_scores(played, rack, partners, tile_weight), played))]
+            # (the draw's score in the same call, last)
+            scores = self._static_scores(played + [_EMPTY] if drawing else played, rack, partners, tile_weight)
+            scored = [(scores[i], i, tiles) for i, tiles in enumerate(played)]
+            draw_score = scores[-1]
         draw = len(legal) if legal is not None else len(played)  # the draw's index, after every play's
         if drawing:
-            scored.append((self._static_scores([_EMPTY], rack, partners, tile_weight)[0] - self.weights.draw,
-                           draw, None))
+            scored.append((draw_score - self.weights.draw, draw, None))
         scored.sort(key=lambda s: (-s[0], s[1]))
         top = scored[:self.candidates]
         threats = [q for q in range(view.players)
