@@ -295,6 +295,8 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
                 0,
                 static_cast<uint32_t>(step.bounds.size()),
                 0,
+                INT64_MAX,
+                INT64_MIN,
                 how,
                 left,
                 rack_jokers_all - uncovered,
@@ -320,7 +322,11 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
       const int64_t tiles = b * w_tile;
       // The bounds of the joker choices (the bound falls as y rises, each rack joker adding at most the heaviest
       // joker weight: a node's pending bound is the highest of them below its floor).
-      for (int y = 0; y <= y_most; ++y) step.bounds.push_back(tiles + bound_of[y]);
+      for (int y = 0; y <= y_most; ++y) {
+        step.bounds.push_back(tiles + bound_of[y]);
+        k.bound_low = std::min(k.bound_low, tiles + bound_of[y]);
+        k.bound_high = std::max(k.bound_high, tiles + bound_of[y]);
+      }
       const uint32_t group_end = group_begin[b + 1];
       for (uint32_t gi = group_begin[b]; gi < group_end; ++gi) {
         const GroupChoice& gc = group_choice[gi];
@@ -347,6 +353,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     }
     k.end = static_cast<uint32_t>(step.combos.size());
     k.bounds_end = static_cast<uint32_t>(step.bounds.size());
+    assert(k.bounds_end > k.bounds_begin);  // (every b has the choice y = 0)
     step.classes.push_back(k);
   };
   // Returns the index of the StepClass of node x's counts word, made on first use.
@@ -490,14 +497,21 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     }
     const StepClass k = step.classes[class_of(x)];
     const int64_t floor = floor_, ceiling = ceiling_, score = x.score;
-    // The pending bound: the highest bound of a joker choice below the floor.
-    const int64_t* const bounds = step.bounds.data();
-    int64_t pending = INT64_MIN;
-    for (uint32_t i = k.bounds_begin; i < k.bounds_end; ++i) {
-      const int64_t bound = score + bounds[i];
-      if (bound < floor) pending = std::max(pending, bound);
+    // The pending bound: the highest bound of a joker choice below the floor. (Every combo's bound is one of the
+    // word's bounds: when even the highest is below the floor, no combo is taken.)
+    if (score + k.bound_low < floor) {
+      if (score + k.bound_high < floor) {
+        pending_ = std::max(pending_, score + k.bound_high);
+        return;
+      }
+      const int64_t* const bounds = step.bounds.data();
+      int64_t pending = INT64_MIN;
+      for (uint32_t i = k.bounds_begin; i < k.bounds_end; ++i) {
+        const int64_t bound = score + bounds[i];
+        if (bound < floor) pending = std::max(pending, bound);
+      }
+      pending_ = std::max(pending_, pending);
     }
-    pending_ = std::max(pending_, pending);
     // The jokers this node has for the step's moves, once its other colours' runs took theirs.
     const int avail = k.left - (kJokers ? others_deficit(x, c) : 0);
     const int uncovered_room = k.uncovered_room, how = k.how;
