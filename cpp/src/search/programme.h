@@ -248,12 +248,15 @@ class Programme {
   // Sets `members` and `most` to the tiles the colours before c promised to the groups g, and the most one of
   // them promised.
   static void promised_before(uint64_t g, int c, int& members, int& most) {
-    members = most = 0;
-    for (int y = 0; y < c; ++y) {
-      const int k = promised(g, y, 0) + promised(g, y, 1) + promised(g, y, 2);
-      members += k;
-      most = std::max(most, k);
-    }
+    // (each colour's three counts added in its 9-bit lane, at most 21; the lanes of the colours before c kept, and
+    // added up in the top lane by one multiply)
+    static_assert(kMaxColours == 4, "four lanes of 9 bits");
+    constexpr uint64_t kCounts = 0x381C0E07ULL;  // the first count of each lane
+    const uint64_t sums = (g & kCounts) + ((g >> 3) & kCounts) + ((g >> 6) & kCounts);
+    const uint64_t lanes = sums & ((uint64_t{1} << (9 * c)) - 1);  // (c < 4: at most the first three lanes)
+    members = static_cast<int>((lanes * 0x8040201ULL) >> 27 & 511);
+    most = std::max(std::max(static_cast<int>(lanes & 511), static_cast<int>(lanes >> 9 & 511)),
+                    static_cast<int>(lanes >> 18 & 511));
   }
   // Returns true when the colours after c count towards the groups with their copies capped at the groups' number
   // (members_after_, groups_deficit_left): with fewer than L colours left, G = most groups is the loosest case.
