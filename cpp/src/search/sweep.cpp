@@ -247,10 +247,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const int o = in_.rack[c][n], omin = in_.rack_min[c][n];
   TransitionMemo& memo = scratch_->transition_memo;
   StepScratch& step = scratch_->step;
-  step.combos.clear();
-  step.bounds.clear();
-  step.classes.clear();
-  size_t class_mask = 0;  // (by_misc is sized on the first node that is not idle)
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   const StepPlan* plan = nullptr;  // made on the first node that is not idle
   DeficitAt deficit_here{};  // (the plan's, copied once)
@@ -414,6 +410,10 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   // seldom repeat: on the medium bots' game positions, 16 makes the fewest instructions. The listing's lambdas are
   // defined in its branch: make_class is called out of line, and its closure is built only where it is used.)
   if (kJokers && from.nodes.size() >= 16) {
+    step.combos.clear();
+    step.bounds.clear();
+    step.classes.clear();
+    size_t class_mask = 0;  // (by_misc is sized on the first node that is not idle)
     // Lists the combos of the counts word of node x (a new StepClass at the end of step.classes).
     auto make_class = [&](const Node& x) {
       const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
