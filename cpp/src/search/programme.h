@@ -40,7 +40,8 @@ class Programme {
         scratch_(&scratch),
         floor_(floor),
         node_limit_(node_limit),
-        byte_limit_(byte_limit != 0 ? byte_limit : limit_bytes(node_limit)) {
+        byte_limit_(byte_limit != 0 ? byte_limit : limit_bytes(node_limit)),
+        mode_key_(transition_key(in.mode, 0)) {
     if (!scratch.spare_layers.empty()) {
       layers_ = std::move(scratch.spare_layers.back());
       scratch.spare_layers.pop_back();
@@ -475,6 +476,7 @@ class Programme {
   size_t ready_ = 0;                     // layers that hold this programme's nodes (run() starts them as it goes)
   size_t node_limit_;
   size_t byte_limit_;
+  uint32_t mode_key_;  // transition_key(in_.mode, 0), which every colour step reads
   bool exceeded_ = false;
   std::vector<Layer> layers_;
   size_t last_ = 0;

@@ -269,7 +269,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   // out. Its state is dead whatever its score, so no legal end, score or bound of a live state changes. (0 without
   // the rule: no room is below it.)
   const int rack_gap = kJokers && retrieval_rule ? in_.rack_gap[c][n] : 0;
-  const uint32_t mode_key = transition_key(in_.mode, 0);
+  const uint32_t mode_key = mode_key_;
   const uint8_t* const members_after = members_after_[n][c];
   // The homes the table jokers demand of this tile's copies (none on most steps).
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
