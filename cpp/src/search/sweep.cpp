@@ -275,6 +275,14 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
   const bool sided = demand != nullptr && demand->sided();
   uint64_t counted = 0;  // transitions (SearchStats), added once at the end
+  // Returns true when the move through transition t, whose runs need `deficit` jokers for certain (joker_deficit),
+  // is ruled out: they need more than the room the node leaves them, or it ends runs with more uncovered jokers than
+  // the rack's can be (runs never once settled: only rack jokers can be those; doomed: colour c's open runs never
+  // take a rack tile again, so theirs count too).
+  auto ruled_out = [&](const Transition& t, int deficit, int room, int uncovered_room, bool doomed) RUMMIKUB_INLINE {
+    return deficit > room || (kJokers && t.uncovered() > uncovered_room) ||
+           (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room);
+  };
   // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
   struct JokerChoice {
     int y, yr, jokers_left;  // free jokers placed here, how many of them are rack jokers, free jokers left after
@@ -372,10 +380,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           for (uint32_t ti = 0; ti < tcount; ++ti) {
             const Transition& t = ts[ti];
             const int deficit = joker_deficit(t.needs, deficit_here);
-            if (deficit > room) continue;
-            // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-            if (kJokers && t.uncovered() > uncovered_room) continue;
-            if (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room) continue;
+            if (ruled_out(t, deficit, room, uncovered_room, doomed)) continue;
             Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
                                   kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
             y.s.mask = mask;
@@ -576,10 +581,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
         for (uint32_t ti = 0; ti < tcount; ++ti) {
           const Transition& t = ts[ti];
           const int deficit = joker_deficit(t.needs, deficit_here);
-          if (deficit > room) continue;
-          // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-          if (kJokers && t.uncovered() > uncovered_room) continue;
-          if (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room) continue;
+          if (ruled_out(t, deficit, room, uncovered_room, doomed)) continue;
           Node y = colour_child(x, idx, score + m.score, m.info, t, c, deficit,
                                 kJokers ? m.misc + (static_cast<uint64_t>(t.uncovered()) << 39) : m.misc);
           y.s.mask = x.s.mask | m.mask_bits;
