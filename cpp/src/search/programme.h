@@ -252,6 +252,7 @@ class Programme {
     // (each colour's three counts added in its 9-bit lane, at most 21; the lanes of the colours before c kept, and
     // added up in the top lane by one multiply)
     static_assert(kMaxColours == 4, "four lanes of 9 bits");
+    assert(c < kMaxColours);
     constexpr uint64_t kCounts = 0x381C0E07ULL;  // the first count of each lane
     const uint64_t sums = (g & kCounts) + ((g >> 3) & kCounts) + ((g >> 6) & kCounts);
     const uint64_t lanes = sums & ((uint64_t{1} << (9 * c)) - 1);  // (c < 4: at most the first three lanes)
