@@ -40,7 +40,8 @@ class Programme {
         scratch_(&scratch),
         floor_(floor),
         node_limit_(node_limit),
-        byte_limit_(byte_limit != 0 ? byte_limit : limit_bytes(node_limit)) {
+        byte_limit_(byte_limit != 0 ? byte_limit : limit_bytes(node_limit)),
+        mode_key_(transition_key(in.mode, 0)) {
     if (!scratch.spare_layers.empty()) {
       layers_ = std::move(scratch.spare_layers.back());
       scratch.spare_layers.pop_back();
@@ -248,12 +249,16 @@ class Programme {
   // Sets `members` and `most` to the tiles the colours before c promised to the groups g, and the most one of
   // them promised.
   static void promised_before(uint64_t g, int c, int& members, int& most) {
-    members = most = 0;
-    for (int y = 0; y < c; ++y) {
-      const int k = promised(g, y, 0) + promised(g, y, 1) + promised(g, y, 2);
-      members += k;
-      most = std::max(most, k);
-    }
+    // (each colour's three counts added in its 9-bit lane, at most 21; the lanes of the colours before c kept, and
+    // added up in the top lane by one multiply)
+    static_assert(kMaxColours == 4, "four lanes of 9 bits");
+    assert(c < kMaxColours);
+    constexpr uint64_t kCounts = 0x381C0E07ULL;  // the first count of each lane
+    const uint64_t sums = (g & kCounts) + ((g >> 3) & kCounts) + ((g >> 6) & kCounts);
+    const uint64_t lanes = sums & ((uint64_t{1} << (9 * c)) - 1);  // (c < 4: at most the first three lanes)
+    members = static_cast<int>((lanes * 0x8040201ULL) >> 27 & 511);
+    most = std::max(std::max(static_cast<int>(lanes & 511), static_cast<int>(lanes >> 9 & 511)),
+                    static_cast<int>(lanes >> 18 & 511));
   }
   // Returns true when the colours after c count towards the groups with their copies capped at the groups' number
   // (members_after_, groups_deficit_left): with fewer than L colours left, G = most groups is the loosest case.
@@ -472,6 +477,7 @@ class Programme {
   size_t ready_ = 0;                     // layers that hold this programme's nodes (run() starts them as it goes)
   size_t node_limit_;
   size_t byte_limit_;
+  uint32_t mode_key_;  // transition_key(in_.mode, 0), which every colour step reads
   bool exceeded_ = false;
   std::vector<Layer> layers_;
   size_t last_ = 0;

@@ -91,6 +91,7 @@ struct StepCombo {
 struct StepClass {
   uint64_t misc;
   uint32_t begin, end, bounds_begin, bounds_end;
+  int64_t bound_low, bound_high;  // the lowest and the highest of those bounds
   int how, left, uncovered_room;  // settle_how, free jokers left, uncovered jokers the rack's can still be
   int members, most;              // the tiles the colours before promised to groups, and the most one promised
 };

@@ -247,10 +247,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   const int o = in_.rack[c][n], omin = in_.rack_min[c][n];
   TransitionMemo& memo = scratch_->transition_memo;
   StepScratch& step = scratch_->step;
-  step.combos.clear();
-  step.bounds.clear();
-  step.classes.clear();
-  size_t class_mask = 0;  // (by_misc is sized on the first node that is not idle)
   const size_t to_layer = static_cast<size_t>(pos + n);  // the index of layer `to`: C + 1 layers a number
   const StepPlan* plan = nullptr;  // made on the first node that is not idle
   DeficitAt deficit_here{};  // (the plan's, copied once)
@@ -273,102 +269,19 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
   // out. Its state is dead whatever its score, so no legal end, score or bound of a live state changes. (0 without
   // the rule: no room is below it.)
   const int rack_gap = kJokers && retrieval_rule ? in_.rack_gap[c][n] : 0;
-  const uint32_t mode_key = transition_key(in_.mode, 0);
+  const uint32_t mode_key = mode_key_;
   const uint8_t* const members_after = members_after_[n][c];
   // The homes the table jokers demand of this tile's copies (none on most steps).
   const Demand* const demand = in_.demands && in_.demand[c][n].active != 0 ? &in_.demand[c][n] : nullptr;
   const bool sided = demand != nullptr && demand->sided();
   uint64_t counted = 0;  // transitions (SearchStats), added once at the end
-  // Lists the combos of the counts word of node x (a new StepClass at the end of step.classes).
-  auto make_class = [&](const Node& x) {
-    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
-    const int how = settle_how(x.s);
-    const uint32_t key = mode_key | static_cast<uint32_t>(how) << 25;  // (transition_key)
-    const int left = kJokers ? jokers_left(placed) : 0;
-    const int y_most = kJokers && joker_here ? left : 0;
-    const uint64_t g = x.s.misc & kPromisedBits;
-    // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this word.
-    int members_before = 0, most_before = 0;
-    if (g != 0) promised_before(g, c, members_before, most_before);
-    StepClass k{x.s.misc,
-                static_cast<uint32_t>(step.combos.size()),
-                0,
-                static_cast<uint32_t>(step.bounds.size()),
-                0,
-                how,
-                left,
-                rack_jokers_all - uncovered,
-                members_before,
-                most_before};
-    const GroupChoice* const group_choice = plan->groups->choices.data();
-    const uint32_t* const group_begin = plan->groups->begin;
-    // (the child's counts word but for the groups and the value)
-    const uint64_t counts_base = with_counts(0, placed, uncovered, 0, how == kFully);
-    // What y free jokers placed here add: rack jokers, and score and bound (but for the rack copies).
-    int rack_of[kMaxJokers + 1];
-    int64_t score_of[kMaxJokers + 1], bound_of[kMaxJokers + 1];
-    for (int y = 0; y <= y_most; ++y) {
-      rack_of[y] = rack_jokers(placed, y);
-      score_of[y] = rack_of[y] * w_joker;
-      bound_of[y] = score_of[y] + suffix_after + joker_bound(placed + y);
-    }
-    for (int b = omin; b <= o; ++b) {
-      uint64_t mask_bits = 0;
-      if (usage) {
-        for (int i = 0; i < b; ++i) mask_bits |= 1ULL << (in_.usage_bit[c][n] + i);
-      }
-      const int64_t tiles = b * w_tile;
-      // The bounds of the joker choices (the bound falls as y rises, each rack joker adding at most the heaviest
-      // joker weight: a node's pending bound is the highest of them below its floor).
-      for (int y = 0; y <= y_most; ++y) step.bounds.push_back(tiles + bound_of[y]);
-      const uint32_t group_end = group_begin[b + 1];
-      for (uint32_t gi = group_begin[b]; gi < group_end; ++gi) {
-        const GroupChoice& gc = group_choice[gi];
-        if (demand != nullptr && !meets_demand(gc, *demand)) continue;
-        const uint64_t g2 = g | gc.bits;
-        // Jokers the promised groups need for certain (their slots are distinct from the runs').
-        const int group_deficit = groups_deficit(g2, group_size, members_after, members_before, most_before, gc.k);
-        // (no node of the word has the jokers for more: others_deficit is never negative)
-        const int y_end = std::min(y_most, left - group_deficit);
-        const uint64_t misc = g2 | counts_base;
-        for (int y = 0; y <= y_end; ++y) {
-          int nv = 0;  // (the value, capped at the threshold: 0 without an opening)
-          if (opening) {
-            if (!opening_reachable(val + n * (b + rack_of[y]), pos + 1, rack_jokers_left(placed + y))) continue;
-            nv = std::min({threshold, val + n * (b + rack_of[y]), 1023});
-          }
-          step.combos.push_back(StepCombo{
-              &gc, misc + (static_cast<uint64_t>(y) << 36 | static_cast<uint64_t>(nv) << 42),  // (with_counts)
-              mask_bits, tiles + score_of[y], tiles + bound_of[y], key | gc.key | slot_bits(kFreeJoker, y),
-              gc.info | static_cast<uint32_t>(y) << 16, y + group_deficit, y,
-              retrieval_rule && how != kFully && (y > 0 || b > 0)});
-        }
-      }
-    }
-    k.end = static_cast<uint32_t>(step.combos.size());
-    k.bounds_end = static_cast<uint32_t>(step.bounds.size());
-    step.classes.push_back(k);
-  };
-  // Returns the index of the StepClass of node x's counts word, made on first use.
-  auto class_of = [&](const Node& x) -> size_t {
-    if (step.classes.size() * 2 >= class_mask) {  // (first use, or half full: double and rehash)
-      const size_t cap = class_mask == 0 ? 16 : (class_mask + 1) * 2;
-      fill_empty(step.by_misc, cap);
-      class_mask = cap - 1;
-      for (size_t i = 0; i < step.classes.size(); ++i) {
-        size_t at = hash_word(step.classes[i].misc) & class_mask;
-        while (step.by_misc[at] >= 0) at = (at + 1) & class_mask;
-        step.by_misc[at] = static_cast<int32_t>(i);
-      }
-    }
-    size_t at = hash_word(x.s.misc) & class_mask;
-    for (; step.by_misc[at] >= 0; at = (at + 1) & class_mask) {
-      const size_t i = static_cast<size_t>(step.by_misc[at]);
-      if (step.classes[i].misc == x.s.misc) return i;
-    }
-    step.by_misc[at] = static_cast<int32_t>(step.classes.size());
-    make_class(x);
-    return step.classes.size() - 1;
+  // Returns true when the move through transition t, whose runs need `deficit` jokers for certain (joker_deficit),
+  // is ruled out: they need more than the room the node leaves them, or it ends runs with more uncovered jokers than
+  // the rack's can be (runs never once settled: only rack jokers can be those; doomed: colour c's open runs never
+  // take a rack tile again, so theirs count too).
+  auto ruled_out = [&](const Transition& t, int deficit, int room, int uncovered_room, bool doomed) RUMMIKUB_INLINE {
+    return deficit > room || (kJokers && t.uncovered() > uncovered_room) ||
+           (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room);
   };
   // The joker choices at this slot that pass the floor, for one node and one b (in loop order).
   struct JokerChoice {
@@ -467,10 +380,7 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           for (uint32_t ti = 0; ti < tcount; ++ti) {
             const Transition& t = ts[ti];
             const int deficit = joker_deficit(t.needs, deficit_here);
-            if (deficit > room) continue;
-            // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-            if (kJokers && t.uncovered() > uncovered_room) continue;
-            if (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room) continue;
+            if (ruled_out(t, deficit, room, uncovered_room, doomed)) continue;
             Node y = colour_child(x, idx, ch.score, info, t, c, deficit,
                                   kJokers ? misc + (static_cast<uint64_t>(t.uncovered()) << 39) : misc);
             y.s.mask = mask;
@@ -479,75 +389,6 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
           }
           counted += tcount;
         }
-      }
-    }
-  };
-  // The same as expand_direct, replaying the combos of x's counts word.
-  auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
-    if (plan == nullptr) {
-      plan = &step_plan(n, c);
-      deficit_here = plan->deficit_here;
-    }
-    const StepClass k = step.classes[class_of(x)];
-    const int64_t floor = floor_, ceiling = ceiling_, score = x.score;
-    // The pending bound: the highest bound of a joker choice below the floor.
-    const int64_t* const bounds = step.bounds.data();
-    int64_t pending = INT64_MIN;
-    for (uint32_t i = k.bounds_begin; i < k.bounds_end; ++i) {
-      const int64_t bound = score + bounds[i];
-      if (bound < floor) pending = std::max(pending, bound);
-    }
-    pending_ = std::max(pending_, pending);
-    // The jokers this node has for the step's moves, once its other colours' runs took theirs.
-    const int avail = k.left - (kJokers ? others_deficit(x, c) : 0);
-    const int uncovered_room = k.uncovered_room, how = k.how;
-    const StepCombo* const combos = step.combos.data();
-    const int must_after = later_must(x, c);
-    for (uint32_t i = k.begin; i < k.end; ++i) {
-      const StepCombo& m = combos[i];
-      const int64_t bound = score + m.bound;
-      if (bound < floor || bound >= ceiling) continue;
-      int room = avail - m.need;
-      if (room < 0) continue;
-      // (the groups' deficit counted with the copies the later colours' runs leave, where that can matter: see
-      // groups_deficit_left)
-      if (room < must_after) {
-        room = avail - m.y - groups_deficit_left(x, m.misc & kPromisedBits, n, c, k.members, k.most, m.gc->k);
-        if (room < 0) continue;
-      }
-      const bool doomed = rack_gap > room;  // (colour c's open runs never take a rack tile again)
-      const GroupChoice& gc = *m.gc;
-      const Transition* ts;
-      uint32_t tcount;
-      if (sided) {
-        const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], m.y};
-        const std::vector<Transition>& list = home_steps(x.s.runs[c], m.rest, pos, slots, how, *demand);
-        ts = list.data();
-        tcount = static_cast<uint32_t>(list.size());
-      } else {
-        // (transitions(), with the slots spelt out only when the memo has no entry yet)
-        const TransitionMemo::Entry* hit = memo.find(x.s.runs[c], m.rest);
-        uint32_t tbegin = hit->begin;
-        tcount = hit->count;
-        if (hit->rest == 0) {
-          const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], m.y};
-          std::tie(tbegin, tcount) = make_transitions(memo, x.s.runs[c], m.rest, slots, in_.mode, how);
-        }
-        ts = memo.pool.data() + tbegin;
-      }
-      counted += tcount;
-      for (uint32_t ti = 0; ti < tcount; ++ti) {
-        const Transition& t = ts[ti];
-        const int deficit = joker_deficit(t.needs, deficit_here);
-        if (deficit > room) continue;
-        // Runs ended with uncovered jokers (never once settled): only rack jokers can be those.
-        if (kJokers && t.uncovered() > uncovered_room) continue;
-        if (doomed && t.uncovered() + uncovered_of(t.next) > uncovered_room) continue;
-        Node y = colour_child(x, idx, score + m.score, m.info, t, c, deficit,
-                              kJokers ? m.misc + (static_cast<uint64_t>(t.uncovered()) << 39) : m.misc);
-        y.s.mask = x.s.mask | m.mask_bits;
-        if (m.resettle) settle_state(y.s);
-        sink(y);
       }
     }
   };
@@ -571,8 +412,184 @@ void Programme::colour_step(Layer& from, Layer& to, int n, int c) {
     });
   };
   // (Two copies of the loop, so that each is compiled for its own expansion. Below 16 nodes a layer's counts words
-  // seldom repeat: on the medium bots' game positions, 16 makes the fewest instructions.)
+  // seldom repeat: on the medium bots' game positions, 16 makes the fewest instructions. The listing's lambdas are
+  // defined in its branch: make_class is called out of line, and its closure is built only where it is used.)
   if (kJokers && from.nodes.size() >= 16) {
+    step.combos.clear();
+    step.bounds.clear();
+    step.classes.clear();
+    size_t class_mask = 0;  // (by_misc is sized on the first node that is not idle)
+    // Lists the combos of the counts word of node x (a new StepClass at the end of step.classes).
+    auto make_class = [&](const Node& x) {
+      const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
+      const int how = settle_how(x.s);
+      const uint32_t key = mode_key | static_cast<uint32_t>(how) << 25;  // (transition_key)
+      const int left = kJokers ? jokers_left(placed) : 0;
+      const int y_most = kJokers && joker_here ? left : 0;
+      const uint64_t g = x.s.misc & kPromisedBits;
+      // Tiles promised to groups need enough company (groups_deficit); the colours before c are fixed for this word.
+      int members_before = 0, most_before = 0;
+      if (g != 0) promised_before(g, c, members_before, most_before);
+      StepClass k{x.s.misc,
+                  static_cast<uint32_t>(step.combos.size()),
+                  0,
+                  static_cast<uint32_t>(step.bounds.size()),
+                  0,
+                  INT64_MAX,
+                  INT64_MIN,
+                  how,
+                  left,
+                  rack_jokers_all - uncovered,
+                  members_before,
+                  most_before};
+      const GroupChoice* const group_choice = plan->groups->choices.data();
+      const uint32_t* const group_begin = plan->groups->begin;
+      // (the child's counts word but for the groups and the value)
+      const uint64_t counts_base = with_counts(0, placed, uncovered, 0, how == kFully);
+      // What y free jokers placed here add: rack jokers, and score and bound (but for the rack copies).
+      int rack_of[kMaxJokers + 1];
+      int64_t score_of[kMaxJokers + 1], bound_of[kMaxJokers + 1];
+      for (int y = 0; y <= y_most; ++y) {
+        rack_of[y] = rack_jokers(placed, y);
+        score_of[y] = rack_of[y] * w_joker;
+        bound_of[y] = score_of[y] + suffix_after + joker_bound(placed + y);
+      }
+      for (int b = omin; b <= o; ++b) {
+        uint64_t mask_bits = 0;
+        if (usage) {
+          for (int i = 0; i < b; ++i) mask_bits |= 1ULL << (in_.usage_bit[c][n] + i);
+        }
+        const int64_t tiles = b * w_tile;
+        // The bounds of the joker choices (the bound falls as y rises, each rack joker adding at most the heaviest
+        // joker weight: a node's pending bound is the highest of them below its floor).
+        for (int y = 0; y <= y_most; ++y) {
+          step.bounds.push_back(tiles + bound_of[y]);
+          k.bound_low = std::min(k.bound_low, tiles + bound_of[y]);
+          k.bound_high = std::max(k.bound_high, tiles + bound_of[y]);
+        }
+        const uint32_t group_end = group_begin[b + 1];
+        for (uint32_t gi = group_begin[b]; gi < group_end; ++gi) {
+          const GroupChoice& gc = group_choice[gi];
+          if (demand != nullptr && !meets_demand(gc, *demand)) continue;
+          const uint64_t g2 = g | gc.bits;
+          // Jokers the promised groups need for certain (their slots are distinct from the runs').
+          const int group_deficit = groups_deficit(g2, group_size, members_after, members_before, most_before, gc.k);
+          // (no node of the word has the jokers for more: others_deficit is never negative)
+          const int y_end = std::min(y_most, left - group_deficit);
+          const uint64_t misc = g2 | counts_base;
+          for (int y = 0; y <= y_end; ++y) {
+            int nv = 0;  // (the value, capped at the threshold: 0 without an opening)
+            if (opening) {
+              if (!opening_reachable(val + n * (b + rack_of[y]), pos + 1, rack_jokers_left(placed + y))) continue;
+              nv = std::min({threshold, val + n * (b + rack_of[y]), 1023});
+            }
+            step.combos.push_back(StepCombo{
+                &gc, misc + (static_cast<uint64_t>(y) << 36 | static_cast<uint64_t>(nv) << 42),  // (with_counts)
+                mask_bits, tiles + score_of[y], tiles + bound_of[y], key | gc.key | slot_bits(kFreeJoker, y),
+                gc.info | static_cast<uint32_t>(y) << 16, y + group_deficit, y,
+                retrieval_rule && how != kFully && (y > 0 || b > 0)});
+          }
+        }
+      }
+      k.end = static_cast<uint32_t>(step.combos.size());
+      k.bounds_end = static_cast<uint32_t>(step.bounds.size());
+      assert(k.bounds_end > k.bounds_begin);  // (every b has the choice y = 0)
+      step.classes.push_back(k);
+    };
+    // Returns the index of the StepClass of node x's counts word, made on first use.
+    auto class_of = [&](const Node& x) -> size_t {
+      if (step.classes.size() * 2 >= class_mask) {  // (first use, or half full: double and rehash)
+        const size_t cap = class_mask == 0 ? 16 : (class_mask + 1) * 2;
+        fill_empty(step.by_misc, cap);
+        class_mask = cap - 1;
+        for (size_t i = 0; i < step.classes.size(); ++i) {
+          size_t at = hash_word(step.classes[i].misc) & class_mask;
+          while (step.by_misc[at] >= 0) at = (at + 1) & class_mask;
+          step.by_misc[at] = static_cast<int32_t>(i);
+        }
+      }
+      size_t at = hash_word(x.s.misc) & class_mask;
+      for (; step.by_misc[at] >= 0; at = (at + 1) & class_mask) {
+        const size_t i = static_cast<size_t>(step.by_misc[at]);
+        if (step.classes[i].misc == x.s.misc) return i;
+      }
+      step.by_misc[at] = static_cast<int32_t>(step.classes.size());
+      make_class(x);
+      return step.classes.size() - 1;
+    };
+    // The same as expand_direct, replaying the combos of x's counts word.
+    auto expand = [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
+      if (plan == nullptr) {
+        plan = &step_plan(n, c);
+        deficit_here = plan->deficit_here;
+      }
+      const StepClass k = step.classes[class_of(x)];
+      const int64_t floor = floor_, ceiling = ceiling_, score = x.score;
+      // The pending bound: the highest bound of a joker choice below the floor. (Every combo's bound is one of the
+      // word's bounds: when even the highest is below the floor, no combo is taken.)
+      if (score + k.bound_low < floor) {
+        if (score + k.bound_high < floor) {
+          pending_ = std::max(pending_, score + k.bound_high);
+          return;
+        }
+        const int64_t* const bounds = step.bounds.data();
+        int64_t pending = INT64_MIN;
+        for (uint32_t i = k.bounds_begin; i < k.bounds_end; ++i) {
+          const int64_t bound = score + bounds[i];
+          if (bound < floor) pending = std::max(pending, bound);
+        }
+        pending_ = std::max(pending_, pending);
+      }
+      // The jokers this node has for the step's moves, once its other colours' runs took theirs.
+      const int avail = k.left - (kJokers ? others_deficit(x, c) : 0);
+      const int uncovered_room = k.uncovered_room, how = k.how;
+      const StepCombo* const combos = step.combos.data();
+      const int must_after = later_must(x, c);
+      for (uint32_t i = k.begin; i < k.end; ++i) {
+        const StepCombo& m = combos[i];
+        const int64_t bound = score + m.bound;
+        if (bound < floor || bound >= ceiling) continue;
+        int room = avail - m.need;
+        if (room < 0) continue;
+        // (the groups' deficit counted with the copies the later colours' runs leave, where that can matter: see
+        // groups_deficit_left)
+        if (room < must_after) {
+          room = avail - m.y - groups_deficit_left(x, m.misc & kPromisedBits, n, c, k.members, k.most, m.gc->k);
+          if (room < 0) continue;
+        }
+        const bool doomed = rack_gap > room;  // (colour c's open runs never take a rack tile again)
+        const GroupChoice& gc = *m.gc;
+        const Transition* ts;
+        uint32_t tcount;
+        if (sided) {
+          const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], m.y};
+          const std::vector<Transition>& list = home_steps(x.s.runs[c], m.rest, pos, slots, how, *demand);
+          ts = list.data();
+          tcount = static_cast<uint32_t>(list.size());
+        } else {
+          // (transitions(), with the slots spelt out only when the memo has no entry yet)
+          const TransitionMemo::Entry* hit = memo.find(x.s.runs[c], m.rest);
+          uint32_t tbegin = hit->begin;
+          tcount = hit->count;
+          if (hit->rest == 0) {
+            const int slots[kSlots] = {gc.rest[0], gc.rest[1], gc.rest[2], m.y};
+            std::tie(tbegin, tcount) = make_transitions(memo, x.s.runs[c], m.rest, slots, in_.mode, how);
+          }
+          ts = memo.pool.data() + tbegin;
+        }
+        counted += tcount;
+        for (uint32_t ti = 0; ti < tcount; ++ti) {
+          const Transition& t = ts[ti];
+          const int deficit = joker_deficit(t.needs, deficit_here);
+          if (ruled_out(t, deficit, room, uncovered_room, doomed)) continue;
+          Node y = colour_child(x, idx, score + m.score, m.info, t, c, deficit,
+                                kJokers ? m.misc + (static_cast<uint64_t>(t.uncovered()) << 39) : m.misc);
+          y.s.mask = x.s.mask | m.mask_bits;
+          if (m.resettle) settle_state(y.s);
+          sink(y);
+        }
+      }
+    };
     each_node(expand);
   } else {
     each_node(expand_direct);
