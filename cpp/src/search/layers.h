@@ -203,9 +203,13 @@ struct Layer {
       fill_empty(bucket_head, cap);
       for (size_t i = 0; i < bucketed; ++i) link(i);
     }
-    bucket_next.resize(K);
-    bucket_of.resize(K);
-    summary.resize(K);
+    // (Only grown: every entry below K is written before it is read, and cutting them back to K would make the next
+    // growth clear its room again.)
+    if (bucket_next.size() < K) {
+      bucket_next.resize(K);
+      bucket_of.resize(K);
+      summary.resize(K);
+    }
     for (size_t i = bucketed; i < K; ++i) {
       link(i);
       summary[i] = RunsSummary(nodes[i].s, colours, L);
