@@ -86,4 +86,12 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
   return best;
 }
 
+// Returns split_groups(g, jokers, colours, m), put in the memo's slot of its key (see groups.h).
+int group_split_into(GroupsMemo::Entry& e, uint64_t key, uint64_t g, int jokers, int colours, const Mode& m) {
+  if (e.key != key) e = GroupsMemo::Entry{key, 0};
+  const int best = split_groups(g, jokers, colours, m, nullptr);
+  e.splits |= static_cast<uint32_t>(best + 2) << (4 * jokers);
+  return best;
+}
+
 }  // namespace rummikub::search
