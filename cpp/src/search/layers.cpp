@@ -52,14 +52,13 @@ bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
 // whose summaries cover.
 constexpr uint64_t kDeadSummary = ~uint64_t{0};
 
-// Marks dead the nodes of a layer that another node of the layer dominates.
+// Marks dead the nodes of a layer (at least 2) that another node of the layer dominates.
 void Programme::prune_dominated(Layer& layer) const {
   // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
   // used, has runs that can do whatever its runs can in every colour (runs_cover): whatever the weaker node can
   // still reach, the stronger reaches with as high a score. Only pairs with a node that is new or improved
   // since the layer was last expanded (Node::ceiling) can have changed.
   const size_t K = layer.nodes.size();
-  if (K < 2) return;
   const size_t added = layer.bucket_new(in_.p.colours, in_.mode.min_len);
   Node* const nodes = layer.nodes.data();
   int32_t* const head = layer.bucket_head.data();

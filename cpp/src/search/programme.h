@@ -390,7 +390,7 @@ class Programme {
   }
   // Returns the most the jokers can still add once `placed` free jokers were placed.
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.joker_weight_max; }
-  // Marks the nodes of a layer that another node of the layer dominates.
+  // Marks the nodes of a layer (at least 2) that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
   // Returns the fewest jokers the runs of colour c (summarised by run_needs), open at number n, still need
   // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.

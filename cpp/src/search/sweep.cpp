@@ -651,7 +651,8 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   });
   if (stats_ != nullptr) stats_->transitions += counted;
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
-  if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
+  // (Not when the layer has not changed since it was last pruned, nor when one node has nothing to compare with.)
+  if (!guide_mode_ && to.fresh && to.nodes.size() >= 2) prune_dominated(to);
 }
 
 // Offers to `to` the children expand() makes of each live node of `from` (see programme.h).
