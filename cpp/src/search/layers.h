@@ -221,11 +221,16 @@ struct Layer {
   void link(size_t i) {
     const size_t wrap = bucket_head.size() - 1;
     const State& s = nodes[i].s;
-    const uint64_t h = (s.misc * 0x9E3779B97F4A7C15ULL) ^ (s.mask * 0xBF58476D1CE4E5B9ULL);
-    size_t at = static_cast<size_t>(h ^ (h >> 31)) & wrap;
-    for (; bucket_head[at] >= 0; at = (at + 1) & wrap) {
-      const State& o = nodes[static_cast<size_t>(bucket_head[at])].s;
-      if (o.misc == s.misc && o.mask == s.mask) break;
+    size_t at;
+    if (i > 0 && nodes[i - 1].s.misc == s.misc && nodes[i - 1].s.mask == s.mask) {
+      at = bucket_of[i - 1];  // (the previous node's bucket: a step's children often come in runs of one counts word)
+    } else {
+      const uint64_t h = (s.misc * 0x9E3779B97F4A7C15ULL) ^ (s.mask * 0xBF58476D1CE4E5B9ULL);
+      at = static_cast<size_t>(h ^ (h >> 31)) & wrap;
+      for (; bucket_head[at] >= 0; at = (at + 1) & wrap) {
+        const State& o = nodes[static_cast<size_t>(bucket_head[at])].s;
+        if (o.misc == s.misc && o.mask == s.mask) break;
+      }
     }
     bucket_next[i] = bucket_head[at];
     bucket_head[at] = static_cast<int32_t>(i);
