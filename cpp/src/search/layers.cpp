@@ -59,7 +59,8 @@ void Programme::prune_dominated(Layer& layer) const {
   // still reach, the stronger reaches with as high a score. Only pairs with a node that is new or improved
   // since the layer was last expanded (Node::ceiling) can have changed.
   const size_t K = layer.nodes.size();
-  const size_t added = layer.bucket_new(in_.p.colours, in_.mode.min_len);
+  LanesMemo& lanes = scratch_->lanes_memo;
+  const size_t added = layer.bucket_new(in_.p.colours, in_.mode.min_len, lanes);
   Node* const nodes = layer.nodes.data();
   int32_t* const head = layer.bucket_head.data();
   int32_t* const next = layer.bucket_next.data();
@@ -70,7 +71,9 @@ void Programme::prune_dominated(Layer& layer) const {
   CoverMemo& memo = scratch_->cover_memo;
   // A dead node that an improvement revived (Layer::offer) has its summary back before any walk meets it.
   for (size_t i = layer.unchanged; i < added; ++i) {
-    if (summary[i].w == kDeadSummary && !nodes[i].dead) summary[i] = RunsSummary(nodes[i].s, colours, mode.min_len);
+    if (summary[i].w == kDeadSummary && !nodes[i].dead) {
+      summary[i] = RunsSummary(nodes[i].s, colours, mode.min_len, lanes);
+    }
   }
   // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
   auto dominates = [&](const Node& a, const Node& b) {
