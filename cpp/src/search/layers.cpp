@@ -47,9 +47,9 @@ bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
   return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
 }
 
-// The summary prune_dominated keeps for a dead node (no node's summary has a field above 8; this one's are 15): the
-// walks over a bucket tell the dead nodes by their summaries, read anyway, and reach the nodes only for the pairs
-// whose summaries cover.
+// The summary prune_dominated keeps for a dead node (every bit set: a node's summary leaves the top 4 bits clear):
+// the walks over a bucket tell the dead nodes by their summaries, read anyway, and reach the nodes only for the
+// pairs whose summaries cover.
 constexpr uint64_t kDeadSummary = ~uint64_t{0};
 
 // Marks dead the nodes of a layer (at least 2) that another node of the layer dominates.
