@@ -44,21 +44,17 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
     }
     // The group holding one tile of the lowest colour left: choose its slot kind and its other members.
     GroupBuild grp;
+    int numbered = 0, rack = 0;  // grp's numbered tiles and rack tiles
     auto pick = [&](auto&& pself, int c) -> bool {
       if (c == kMaxColours) {
-        int numbered = 0, rack = 0;
-        for (int k = 0; k < grp.size; ++k) {
-          numbered += slot_real(grp.members[k].slot) ? 1 : 0;
-          rack += grp.members[k].slot == kRackTile ? 1 : 0;
-        }
         if (numbered == 0) return false;
-        // (the jokers that make a size of group_min..colours, fewest first)
+        // (the jokers that make a size of group_min..colours, fewest first; the stack only when a split is asked)
         for (int a = std::max(0, group_min - grp.size); a <= left && grp.size + a <= colours; ++a) {
           grp.jokers = a;
-          stack[depth++] = grp;
+          if (build != nullptr) stack[depth++] = grp;
           const int more = m.retrieval_rule ? meld_uncovered(a, rack, m.rack_needed) : 0;
           const bool stop = self(self, left - a, uncovered + more);
-          --depth;
+          if (build != nullptr) --depth;
           if (stop) return true;
         }
         return false;
@@ -66,9 +62,15 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
       if (c != lead && pself(pself, c + 1)) return true;  // colour c not in this group
       for (int s = 0; s < 3; ++s) {
         if (cnt[c][s] == 0) continue;
+        const int slot = s == 0 ? kTableTile : s == 1 ? kStayingJoker : kRackTile;
+        const int counts = slot_real(slot) ? 1 : 0, from_rack = slot == kRackTile ? 1 : 0;
         --cnt[c][s];
-        grp.members[grp.size++] = GroupMember{c, s == 0 ? kTableTile : s == 1 ? kStayingJoker : kRackTile};
+        grp.members[grp.size++] = GroupMember{c, slot};
+        numbered += counts;
+        rack += from_rack;
         const bool stop = pself(pself, c + 1);
+        numbered -= counts;
+        rack -= from_rack;
         --grp.size;
         ++cnt[c][s];
         if (stop) return true;
@@ -83,6 +85,14 @@ int split_groups(uint64_t g, int jokers, int colours, const Mode& m, std::vector
     best = 0;
     if (build != nullptr) build->clear();
   }
+  return best;
+}
+
+// Returns split_groups(g, jokers, colours, m), put in the memo's slot of its key (see groups.h).
+int group_split_into(GroupsMemo::Entry& e, uint64_t key, uint64_t g, int jokers, int colours, const Mode& m) {
+  if (e.key != key) e = GroupsMemo::Entry{key, 0};
+  const int best = split_groups(g, jokers, colours, m, nullptr);
+  e.splits |= static_cast<uint32_t>(best + 2) << (4 * jokers);
   return best;
 }
 

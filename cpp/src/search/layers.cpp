@@ -47,23 +47,34 @@ bool runs_cover(uint64_t a, uint64_t b, const Mode& m) {
   return saturates(to_a, kb, (1U << kb) - 1) && saturates(to_b, ka, must_a);
 }
 
-// Marks dead the nodes of a layer that another node of the layer dominates.
+// The summary prune_dominated keeps for a dead node (every bit set: a node's summary leaves the top 4 bits clear):
+// the walks over a bucket tell the dead nodes by their summaries, read anyway, and reach the nodes only for the
+// pairs whose summaries cover.
+constexpr uint64_t kDeadSummary = ~uint64_t{0};
+
+// Marks dead the nodes of a layer (at least 2) that another node of the layer dominates.
 void Programme::prune_dominated(Layer& layer) const {
   // A node is dead when another node of its layer, with a score as high, the same counts, groups and rack tiles
   // used, has runs that can do whatever its runs can in every colour (runs_cover): whatever the weaker node can
   // still reach, the stronger reaches with as high a score. Only pairs with a node that is new or improved
   // since the layer was last expanded (Node::ceiling) can have changed.
   const size_t K = layer.nodes.size();
-  if (K < 2) return;
-  const size_t added = layer.bucket_new(in_.p.colours, in_.mode.min_len);
+  LanesMemo& lanes = scratch_->lanes_memo;
+  const size_t added = layer.bucket_new(in_.p.colours, in_.mode.min_len, lanes);
   Node* const nodes = layer.nodes.data();
   int32_t* const head = layer.bucket_head.data();
   int32_t* const next = layer.bucket_next.data();
-  const RunsSummary* const summary = layer.summary.data();
+  RunsSummary* const summary = layer.summary.data();
   const int colours = in_.p.colours;
   const Mode& mode = in_.mode;
   const uint32_t id = CoverMemo::id_of(mode);
   CoverMemo& memo = scratch_->cover_memo;
+  // A dead node that an improvement revived (Layer::offer) has its summary back before any walk meets it.
+  for (size_t i = layer.unchanged; i < added; ++i) {
+    if (summary[i].w == kDeadSummary && !nodes[i].dead) {
+      summary[i] = RunsSummary(nodes[i].s, colours, mode.min_len, lanes);
+    }
+  }
   // Returns true when node a can do whatever node b can (given the same counts, groups and mask).
   auto dominates = [&](const Node& a, const Node& b) {
     for (int c = 0; c < colours; ++c) {
@@ -83,19 +94,26 @@ void Programme::prune_dominated(Layer& layer) const {
     const int64_t score = x.score;
     const RunsSummary sx = summary[i];
     for (int32_t j = *link; j >= 0; j = *link) {
-      Node& o = nodes[j];
-      if (o.dead) {
+      const RunsSummary sj = summary[j];
+      if (sj.w == kDeadSummary) {  // (o.dead)
         *link = next[j];
         continue;
       }
       link = &next[j];
+      Node& o = nodes[j];
       // (Walking the whole chain: not x itself, nor a new node after it, whose pair is compared from j.)
       if (whole && static_cast<size_t>(j) >= i && (static_cast<size_t>(j) == i || o.ceiling == INT64_MAX)) continue;
-      if (o.score >= score && summary[j].covers(sx) && dominates(o, x)) {
+      const bool o_covers = sj.covers(sx), x_covers = sx.covers(sj);
+      if (!(o_covers | x_covers)) continue;  // (most pairs: neither node's runs can cover the other's)
+      if (o_covers && o.score >= score && dominates(o, x)) {
         x.dead = true;
+        summary[i].w = kDeadSummary;
         return;
       }
-      if (score >= o.score && sx.covers(summary[j]) && dominates(x, o)) o.dead = true;
+      if (x_covers && score >= o.score && dominates(x, o)) {
+        o.dead = true;
+        summary[j].w = kDeadSummary;
+      }
     }
   };
   for (size_t i = layer.unchanged; i < K; ++i) {

@@ -72,6 +72,17 @@ struct Node {
   int64_t pending = INT64_MIN;
 };
 
+// RunsSummary::lanes of the runs words a search summarises (each scratch its own): a direct-mapped cache. A layer's
+// nodes share many of their colours' runs words.
+struct LanesMemo {
+  struct Entry {
+    uint64_t x = 0, lanes = 0;
+    int L = 0;  // (0: empty; L is at least 2)
+  };
+  std::vector<Entry> entries = std::vector<Entry>(size_t{1} << 9);
+  // Returns RunsSummary::lanes(x, L), remembered.
+  uint64_t lanes(uint64_t x, int L);
+};
 // A summary of a node's runs that a node covering it (runs_cover in every colour) matches or exceeds in every
 // field, for a quick test before runs_cover: per colour its runs, those at least L long, and 8 less those shorter
 // than L (each short run of a needs a run of b no longer). Each field is at most 8, in a lane of 5 bits whose top
@@ -80,18 +91,18 @@ struct Node {
 struct RunsSummary {
   uint64_t w = 0;
   RunsSummary() = default;
-  // Summarises the runs of a state (L: the minimum length).
-  RunsSummary(const State& s, int colours, int L) {
+  // Summarises the runs of a state (L: the minimum length), with the lanes of each colour's runs from the memo.
+  RunsSummary(const State& s, int colours, int L, LanesMemo& memo) {
     w = (uint64_t{0x42108} & ((uint64_t{1} << (5 * colours)) - 1)) << 40;  // (each colour's room for short runs, 8)
-    for (int c = 0; c < colours; ++c) add(s.runs[c], c, L);
+    for (int c = 0; c < colours; ++c) {
+      if (s.runs[c] != 0) w += memo.lanes(s.runs[c], L) << (5 * c);
+    }
   }
-  // Adds the runs x of colour c to the summary (its room for short runs at 8 so far).
-  void add(uint64_t x, int c, int L) {
-    if (x == 0) return;
+  // Returns what the runs x add to colour 0's lanes: its runs, its runs at least L long, and (modulo 2^64) the short
+  // runs taken from its room. (Shifted to colour c's lanes, the room's lane stays at least 0.)
+  static uint64_t lanes(uint64_t x, int L) {
     const uint64_t runs = count_runs(x), full = count_runs_reaching(x, L);
-    // (the room falls by the short runs, runs - full: added modulo 2^64, the lane's own total stays at least 0)
-    w += runs << (5 * c) | full << (5 * (4 + c));
-    w += (full - runs) << (5 * (8 + c));
+    return runs + (full << 20) + ((full - runs) << 40);
   }
   // Returns true when every field of this summary is at least b's.
   bool covers(const RunsSummary& b) const {
@@ -100,6 +111,11 @@ struct RunsSummary {
   }
 };
 static_assert(kMaxColours <= 4, "RunsSummary has 12 lanes of 5 bits in a word");
+inline uint64_t LanesMemo::lanes(uint64_t x, int L) {
+  Entry& e = entries[static_cast<size_t>((x * 0x9E3779B97F4A7C15ULL) >> 55)];
+  if (e.x != x || e.L != L) e = Entry{x, RunsSummary::lanes(x, L), L};
+  return e.lanes;
+}
 
 // Sets v to n entries of -1 (an empty open-addressing slot): memset, which a fill of -1 as int32_t does not become.
 inline void fill_empty(std::vector<int32_t>& v, size_t n) {
@@ -195,7 +211,7 @@ struct Layer {
   }
   // Puts the nodes added since the last call in their buckets (of the nodes with the same counts and mask);
   // returns the index of the first of them.
-  size_t bucket_new(int colours, int L) {
+  size_t bucket_new(int colours, int L, LanesMemo& memo) {
     const size_t K = nodes.size(), first = bucketed;
     if (bucketed == 0 || bucket_head.size() < K * 2) {  // (first use since reset, or too full: start again)
       size_t cap = 16;
@@ -203,12 +219,16 @@ struct Layer {
       fill_empty(bucket_head, cap);
       for (size_t i = 0; i < bucketed; ++i) link(i);
     }
-    bucket_next.resize(K);
-    bucket_of.resize(K);
-    summary.resize(K);
+    // (Only grown: every entry below K is written before it is read, and cutting them back to K would make the next
+    // growth clear its room again.)
+    if (bucket_next.size() < K) {
+      bucket_next.resize(K);
+      bucket_of.resize(K);
+      summary.resize(K);
+    }
     for (size_t i = bucketed; i < K; ++i) {
       link(i);
-      summary[i] = RunsSummary(nodes[i].s, colours, L);
+      summary[i] = RunsSummary(nodes[i].s, colours, L, memo);
     }
     bucketed = K;
     return first;
@@ -217,11 +237,16 @@ struct Layer {
   void link(size_t i) {
     const size_t wrap = bucket_head.size() - 1;
     const State& s = nodes[i].s;
-    const uint64_t h = (s.misc * 0x9E3779B97F4A7C15ULL) ^ (s.mask * 0xBF58476D1CE4E5B9ULL);
-    size_t at = static_cast<size_t>(h ^ (h >> 31)) & wrap;
-    for (; bucket_head[at] >= 0; at = (at + 1) & wrap) {
-      const State& o = nodes[static_cast<size_t>(bucket_head[at])].s;
-      if (o.misc == s.misc && o.mask == s.mask) break;
+    size_t at;
+    if (i > 0 && nodes[i - 1].s.misc == s.misc && nodes[i - 1].s.mask == s.mask) {
+      at = bucket_of[i - 1];  // (the previous node's bucket: a step's children often come in runs of one counts word)
+    } else {
+      const uint64_t h = (s.misc * 0x9E3779B97F4A7C15ULL) ^ (s.mask * 0xBF58476D1CE4E5B9ULL);
+      at = static_cast<size_t>(h ^ (h >> 31)) & wrap;
+      for (; bucket_head[at] >= 0; at = (at + 1) & wrap) {
+        const State& o = nodes[static_cast<size_t>(bucket_head[at])].s;
+        if (o.misc == s.misc && o.mask == s.mask) break;
+      }
     }
     bucket_next[i] = bucket_head[at];
     bucket_head[at] = static_cast<int32_t>(i);

@@ -325,15 +325,18 @@ class Programme {
   // Returns x's child in the group step of number n that gives the promised groups y free jokers, with this score
   // and `uncovered` uncovered jokers in closed melds.
   Node group_child(const Node& x, size_t parent, int n, int y, int uncovered, int64_t score) const {
-    const int placed = jokers_placed(x.s);
     Node z = carried(x, parent);
     z.score = score;
     z.info = static_cast<uint32_t>(y);
-    z.s.misc = with_counts(0, placed + y, uncovered,
-                           std::min(in_.threshold, opening_value(x.s) + n * rack_jokers(placed, y)),
-                           is_settled(x.s));
+    z.s.misc = group_counts(x.s, n, y, rack_jokers(jokers_placed(x.s), y), uncovered);
     settle_state(z.s);
     return z;
+  }
+  // Returns the counts word of s's child in the group step of number n that gives the groups y free jokers, yr of
+  // them rack jokers, with `uncovered` uncovered jokers in closed melds (its runs not settled yet: settle_state).
+  uint64_t group_counts(const State& s, int n, int y, int yr, int uncovered) const {
+    return with_counts(0, jokers_placed(s) + y, uncovered, std::min(in_.threshold, opening_value(s) + n * yr),
+                       is_settled(s));
   }
   // Returns how far the runs of a state are settled (see extend_run).
   int settle_how(const State& s) const {
@@ -392,7 +395,7 @@ class Programme {
   }
   // Returns the most the jokers can still add once `placed` free jokers were placed.
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.joker_weight_max; }
-  // Marks the nodes of a layer that another node of the layer dominates.
+  // Marks the nodes of a layer (at least 2) that another node of the layer dominates.
   void prune_dominated(Layer& layer) const;
   // Returns the fewest jokers the runs of colour c (summarised by run_needs), open at number n, still need
   // to be finished (slots ahead without a tile); 255 when they cannot be finished at all.

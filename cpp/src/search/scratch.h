@@ -169,14 +169,15 @@ struct PlaysScratch {
   }
 };
 
-// The memory a search works in: the memos its programmes share (transitions, group splits, run covers, group
-// choices, rebuilt groups) and the spare memory they reuse (layers, expand_layer's children, the depth-first
-// search's dead ends, the opening's candidate melds). A search borrows one; the public entry points use the
-// calling thread's (thread_scratch). Kept between searches, so a warm search allocates nothing.
+// The memory a search works in: the memos its programmes share (transitions, group splits, run covers, the lanes
+// of runs summaries, group choices, rebuilt groups) and the spare memory they reuse (layers, expand_layer's
+// children, the depth-first search's dead ends, the opening's candidate melds). A search borrows one; the public
+// entry points use the calling thread's (thread_scratch). Kept between searches, so a warm search allocates nothing.
 struct SearchScratch {
   TransitionMemo transition_memo;
   GroupsMemo group_memo;
   CoverMemo cover_memo;
+  LanesMemo lanes_memo;
   ShareScratch shared_children;
   StepScratch step;  // a colour step's combos (Programme::colour_step)
   // The ways to promise copies of one tile to groups, by their key (Programme::step_plan).

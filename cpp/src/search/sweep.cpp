@@ -606,10 +606,22 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   const int C = in_.p.colours;
   const size_t to_layer = static_cast<size_t>(n * (C + 1));
   // (what the children's checks read of the input, read once: the nodes written meanwhile could alias it)
-  const int64_t w_joker = in_.joker_weight[n], bound_after = in_.tiles_bound[n * C];
+  const int64_t w_joker = in_.joker_weight[n];
   const bool opening = in_.threshold > 0, usage = in_.usage;
   const bool retrieval_rule = in_.mode.retrieval_rule;
   const int rack_jokers_all = in_.rack_jokers;
+  // By the free jokers placed once the groups took theirs, p: the rack jokers among them, the bound on the score
+  // the child's score adds to (the tiles after number n and the jokers left), and what opening_reachable adds to
+  // the child's value less the threshold.
+  const int jokers_all = in_.rack_jokers + in_.table_jokers;
+  assert(jokers_all <= kMaxJokers);
+  int rack_of[kMaxJokers + 1], open_of[kMaxJokers + 1];
+  int64_t bound_of[kMaxJokers + 1];
+  for (int p = 0; p <= jokers_all; ++p) {
+    rack_of[p] = std::max(0, p - in_.table_jokers);
+    bound_of[p] = in_.tiles_bound[n * C] + joker_bound(p);
+    open_of[p] = in_.value_bound[n * C] + rack_jokers_left(p) * in_.p.numbers - in_.threshold;
+  }
   const uint64_t key_base = group_key(0, 0, C, in_.mode);
   GroupsMemo& group_memo = scratch_->group_memo;
   uint64_t counted = 0;  // transitions (SearchStats), added once at the end
@@ -621,21 +633,33 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
       sink(y);
       return;
     }
-    const int placed = jokers_placed(x.s), val = opening_value(x.s), uncovered = closed_uncovered(x.s);
+    const int placed = jokers_placed(x.s), uncovered = closed_uncovered(x.s);
     // Uncovered jokers of the groups count until the runs are settled (after that, nothing can break the rule).
+    // (Then too the child's runs may settle: they are x's again before each child settles.)
     const bool count = retrieval_rule && !is_settled(x.s);
     // The runs' deficits are jokers their slots at the numbers ahead take for certain, apart from the slots of the
     // groups here: the groups take at most the rest (a child given more reaches no legal end).
     const int most = jokers_left(placed) - all_deficits(x);
+    const uint64_t key = key_base | g;
+    GroupsMemo::Entry* splits = nullptr;  // (the memo's slot of key, found on first use)
+    Node z = carried(x, idx);             // (each child is z with its score, info and counts)
     for (int y = 0; y <= most; ++y) {
       ++counted;
-      const int yr = rack_jokers(placed, y);
+      const int yr = rack_of[placed + y] - rack_of[placed];
       const int64_t score = x.score + yr * w_joker;
-      if (!take(score + bound_after + joker_bound(placed + y))) continue;
-      if (opening && !opening_reachable(val + n * yr, n * C, rack_jokers_left(placed + y))) continue;
-      const int split = group_split(g | key_base | static_cast<uint64_t>(y) << 36, g, y, C, in_.mode, group_memo);
+      if (!take(score + bound_of[placed + y])) continue;
+      if (opening && opening_value(x.s) + n * yr + open_of[placed + y] < 0) continue;  // (opening_reachable)
+      if (splits == nullptr) splits = &group_memo.slot(key);
+      const int split = group_split(*splits, key, g, y, C, in_.mode);
       if (split < 0 || (count && uncovered + split > rack_jokers_all)) continue;
-      sink(group_child(x, idx, n, y, count ? uncovered + split : uncovered, score));
+      z.score = score;
+      z.info = static_cast<uint32_t>(y);
+      z.s.misc = group_counts(x.s, n, y, yr, count ? uncovered + split : uncovered);
+      if (count) {
+        std::memcpy(z.s.runs, x.s.runs, sizeof z.s.runs);
+        settle_state(z.s);
+      }
+      sink(z);
     }
     if (usage && stats_ != nullptr) {  // (expand_layer shares each node's count with the nodes that copy it)
       stats_->transitions += counted;
@@ -644,7 +668,8 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   });
   if (stats_ != nullptr) stats_->transitions += counted;
   if (stats_ != nullptr) stats_->states += to.nodes.size() - before;
-  if (!guide_mode_ && to.fresh) prune_dominated(to);  // (else it has not changed since it was last pruned)
+  // (Not when the layer has not changed since it was last pruned, nor when one node has nothing to compare with.)
+  if (!guide_mode_ && to.fresh && to.nodes.size() >= 2) prune_dominated(to);
 }
 
 // Offers to `to` the children expand() makes of each live node of `from` (see programme.h).
