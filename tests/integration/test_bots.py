@@ -19,7 +19,7 @@ from rummikub.bots import BOTS, Bot, fallback, get_bot, register_bot
 from rummikub.bots.easy import EasyBot
 from rummikub.bots.hard import HardBot, HardWeights
 from rummikub.bots.medium import MediumBot
-from rummikub.search import arrange, solve
+from rummikub.search import Play, arrange, solve
 
 PRESETS = ["classic", "pressman-2015", "digital", "sabra", "large"]
 GAMES = int(os.environ.get("RUMMIKUB_BOT_GAMES", "2"))
@@ -306,7 +306,9 @@ def test_registry_and_user_bots() -> None:
 def test_hard_without_listing_every_play() -> None:
     """By default the hard bot compares the best play with the best play keeping its jokers (and drawing)."""
     plain = _view("R1 R2 R3 | K5 B5 O5", "J R4 K9 K10 K11 O2")
-    turn = _table(HardBot(seed=1).choose(plain))
+    chosen = HardBot(seed=1).choose(plain)
+    assert isinstance(chosen, Play)  # the search's own result, which a game applies without checking it again
+    turn = _table(chosen)
     assert isinstance(turn, Table) and turn.tiles() - plain.table.tiles() == TileSet.parse("R4 K9 K10 K11")
     # A rack too big to list (more sub-multisets than max_enumeration) takes the same two candidates.
     turn = _table(HardBot(seed=1, max_enumeration=4).choose(plain))

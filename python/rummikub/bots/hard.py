@@ -151,7 +151,7 @@ class HardBot(Bot):
             # (the draw's score in the same call, last)
             scores = self._static_scores(played + [_EMPTY] if drawing else played, rack, partners, tile_weight)
             scored = [(scores[i], i, tiles) for i, tiles in enumerate(played)]
-            draw_score = scores[-1]
+            draw_score = scores[-1] if drawing else 0.0
         draw = len(legal) if legal is not None else len(played)  # the draw's index, after every play's
         if drawing:
             scored.append((draw_score - self.weights.draw, draw, None))
