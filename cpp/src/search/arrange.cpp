@@ -342,7 +342,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           for (uint32_t ti = tbegin; ti < tend; ++ti) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             if (only ? t.next != want : skip && t.next == want) continue;
-            const int deficit = joker_deficit(t.needs, at);
+            // (runs that need nothing at the numbers after need no joker: most transitions, not looked up)
+            const int deficit = t.needs == 0 ? 0 : joker_deficit(t.needs, at);
             if (deficit > room) {
               if constexpr (only) return 0;
               continue;
