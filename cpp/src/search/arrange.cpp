@@ -326,12 +326,17 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // `only`, just the one whose runs become `want` (the guide's child, tried first: its transitions are counted
         // when the loop below lists them); else every one but that one when `skip`. Returns 2 once a legal end is
         // found, 1 when a child was visited, else 0.
+        // (want_range: the transitions `only` looked up, which the call with `skip` lists again: the same entry.)
+        std::pair<uint32_t, uint32_t> want_range{0, 0};
         auto children = [&](auto only_tag, int ga, uint64_t g2, int others, int y, bool skip, uint64_t want) -> int {
           constexpr bool only = decltype(only_tag)::value;
           const int room = jokers - y - others;  // (the jokers left for colour c's runs)
           if (room < 0) return 0;
           const uint32_t rest = key_open | slot_bits(0, table_here - ga) | slot_bits(3, y);
-          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, table_here - ga, 0, 0, y, mode, kOpen);
+          const auto [tbegin, tcount] =
+              !only && skip ? want_range
+                            : transitions(transition_memo, runs, rest, table_here - ga, 0, 0, y, mode, kOpen);
+          if constexpr (only) want_range = {tbegin, tcount};
           if (!only && stats != nullptr) stats->transitions += tcount;
           // (the children of the batch share their counts and info, which the deeper steps leave alone)
           child.s.misc = with_counts(g2, placed + y, 0, 0, false);
