@@ -319,6 +319,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         const uint64_t runs = x.s.runs[c];
         // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
         // colour_child makes them); the rest is set once.
+        // (x.must[c] is runs_byte of its runs, whose high half is 7 less their runs shorter than the minimum, at
+        // most 7 of them: at most their count)
+        assert(x.must[c] == runs_byte(runs, run_min));
+        const int short_runs = 7 - (x.must[c] >> 4);
         carry_into(x, child);
         child.score = 0;
         // Visits the children that promise ga table copies to groups (g2: the promised groups after; others: their
@@ -331,7 +335,9 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         auto children = [&](auto only_tag, int ga, uint64_t g2, int others, int y, bool skip, uint64_t want) -> int {
           constexpr bool only = decltype(only_tag)::value;
           const int room = jokers - y - others;  // (the jokers left for colour c's runs)
-          if (room < 0) return 0;
+          // (colour c's runs shorter than the minimum cannot end here: each takes one of the slots, the table copies
+          // not promised to groups and the free jokers placed; with fewer slots there is no transition)
+          if (room < 0 || short_runs > table_here - ga + y) return 0;
           const uint32_t rest = key_open | slot_bits(0, table_here - ga) | slot_bits(3, y);
           const auto [tbegin, tcount] =
               !only && skip ? want_range
