@@ -79,6 +79,15 @@ struct DeadEnds {
     head = static_cast<int32_t>(ends.size() - 1);
     return at;
   }
+  // Adds a state that led nowhere when its counts word's chain is open (at: its slot) and the ends have room for
+  // it; returns false (adding nothing) otherwise.
+  bool extend(const State& s, uint32_t sum, size_t at) {
+    int32_t& head = heads[at];
+    if (head < 0 || ends.size() == ends.capacity()) return false;
+    ends.emplace_back(s, sum, head);
+    head = static_cast<int32_t>(ends.size() - 1);
+    return true;
+  }
   // Returns the bytes the set holds.
   size_t bytes() const {
     return ends.capacity() * sizeof(End) + keys.capacity() * sizeof(uint64_t) + heads.capacity() * sizeof(int32_t);
