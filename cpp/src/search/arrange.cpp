@@ -163,8 +163,8 @@ constexpr OneRunBytes kOneRunBytes;
 constexpr size_t kNoSlot = SIZE_MAX;
 
 // Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot); returns the slot of its counts.
-// (Out of line: inlined here, the insertion slows the search's inner loop. In two parts: most dead ends join a
-// chain already open, with room, which then costs no call and no register saved.)
+// (Out of line: inlined here, the insertion slows the search's inner loop. In two parts: most dead ends need no
+// more room, and are then added without a call, so without a register saved.)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -175,7 +175,7 @@ size_t remember_dead_end_anew(DeadEnds& dead, const Node& x, size_t at) {
 __attribute__((noinline))
 #endif
 size_t remember_dead_end(DeadEnds& dead, const Node& x, size_t at) {
-  if (at != kNoSlot && dead.extend(x.s, runs_summary(x), at)) return at;
+  if (at != kNoSlot && dead.add_in_room(x.s, runs_summary(x), at)) return at;
   return remember_dead_end_anew(dead, x, at);
 }
 
