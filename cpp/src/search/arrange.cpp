@@ -233,9 +233,9 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       st.n = n;
       st.c = c;
       if (c == C) continue;
-      st.no_tile = in_.table[c][n] + in_.staying[c][n] + in_.rack[c][n] == 0;
-      st.joker_fits = in_.joker_fits[c][n];
       st.table_here = in_.table[c][n];
+      st.no_tile = st.table_here == 0;  // (a table-only input: nothing staying, no rack)
+      st.joker_fits = in_.joker_fits[c][n];
       st.ga_most = std::min<int>(st.table_here, in_.group_possible[n] ? 7 : 0);
       st.at = deficit_at(c, n);
       st.after = members_after_[n][c];
@@ -260,7 +260,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guided_tag](
+    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guide, guided_tag](
                auto&& self, size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
