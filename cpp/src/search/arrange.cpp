@@ -331,8 +331,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // most 7 of them: at most their count)
         assert(x.must[c] == runs_byte(runs, run_min));
         const int short_runs = 7 - (x.must[c] >> 4);
+        assert(x.score == 0);  // (no rack: the child's score is x's, carried)
         carry_into(x, child);
-        child.score = 0;
         // Visits the children that promise ga table copies to groups (g2: the promised groups after; others: their
         // joker deficit and the other colours') and place y free jokers in the runs, in transition order: with
         // `only`, just the one whose runs become `want` (the guide's child, tried first: its transitions are counted
