@@ -1,5 +1,6 @@
 // Arrange: partitioning a multiset into melds, by the programme searched depth first (the first legal end wins, and
 // states that led nowhere are remembered), its colour steps made one child at a time.
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -325,14 +326,16 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         const DeficitAt& at = st.at;
         const uint8_t* after = st.after;
         const uint64_t runs = x.s.runs[c];
-        // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
-        // colour_child makes them); the rest is set once.
         // (x.must[c] is runs_byte of its runs, whose high half is 7 less their runs shorter than the minimum, at
         // most 7 of them: at most their count)
         assert(x.must[c] == runs_byte(runs, run_min));
         const int short_runs = 7 - (x.must[c] >> 4);
-        assert(x.score == 0);  // (no rack: the child's score is x's, carried)
-        carry_into(x, child);
+        // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
+        // colour_child makes them); the rest is set once: x's fields up to the sweep's own (ceiling, pending)
+        // copied at once, then its parent, as carry_into sets it. (x is not dead, and its score is 0: no rack.)
+        assert(x.score == 0 && !x.dead);
+        std::memcpy(static_cast<void*>(&child), &x, offsetof(Node, ceiling));
+        child.parent = 0;
         // Visits the children that promise ga table copies to groups (g2: the promised groups after; others: their
         // joker deficit and the other colours') and place y free jokers in the runs, in transition order: with
         // `only`, just the one whose runs become `want` (the guide's child, tried first: its transitions are counted
