@@ -404,7 +404,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (r == 2) return true;
           tried = r == 1;
         }
-        for (int ga = 0; ga <= ga_most; ++ga) {
+        // (children() makes none once the slots, table_here - ga + y, are fewer than the runs that cannot end: nor for
+        // any ga after, which leaves fewer)
+        const int ga_last = std::min(ga_most, table_here + y_most - short_runs);
+        for (int ga = 0; ga <= ga_last; ++ga) {
           uint64_t g2;
           const int others = promised(ga, g2);
           // (children() makes none once the jokers the others need pass the jokers left after y: nor for any y after)
