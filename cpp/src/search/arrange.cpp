@@ -122,8 +122,9 @@ __attribute__((always_inline))
 inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, uint32_t summary, int colours,
                         CoverMemo& memo, uint32_t id, const Mode& mode) {
   int32_t j = dead.heads[at];
+  const DeadEnds::End* const ends = dead.ends.data();
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
-    const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
+    const DeadEnds::End& e = ends[j];
     j = e.next;
     // (most dead ends fail this first test, all colours at once, before the memo: fits_runs)
     if (!fits_runs(e.summary, summary)) continue;
