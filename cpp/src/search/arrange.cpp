@@ -195,7 +195,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   assert(!in_.usage);  // (every state's mask is 0: the dead ends leave it out)
   // The path: layers_[k] holds just the path's node at depth k, read by position (no index). Each child is made
   // in place in the next layer, which the deeper steps leave alone.
-  // (path[k]: that node; dead[k]: the dead ends of depth k. Neither vector grows during the search.)
+  // (path[k]: that node; dead_at[k]: the dead ends of depth k. Neither vector grows during the search: each step
+  // keeps the pointers it reads.)
   Node* path[kByNumber * (kMaxColours + 1) + 1];
   assert(depth < sizeof path / sizeof path[0]);
   for (size_t k = 0; k <= depth; ++k) {
@@ -226,14 +227,21 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     int ga_most;       // the most table copies the colour step can promise to groups
     DeficitAt at;      // the joker lookahead's input (deficit_at)
     const uint8_t* after;  // members_after_[n][c]
+    Node* from;            // the path's node at the step's depth (path[li]) ...
+    Node* child;           // ... and at the next (path[li + 1]), where each child is made
+    DeadEnds* dead;        // the dead ends of the next depth (dead_at[li + 1])
   };
   Step steps[kByNumber * (kMaxColours + 1)];
   Step* st_of = steps;
   for (int n = 1; n <= in_.p.numbers; ++n) {
     for (int c = 0; c <= C; ++c) {
-      Step& st = *st_of++;
+      Step& st = *st_of;
+      const size_t li = static_cast<size_t>(st_of++ - steps);
       st.n = n;
       st.c = c;
+      st.from = path[li];
+      st.child = path[li + 1];
+      st.dead = dead_at + li + 1;
       if (c == C) continue;
       st.table_here = in_.table[c][n];
       st.no_tile = st.table_here == 0;  // (a table-only input: nothing staying, no rack)
@@ -262,7 +270,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guide, guided_tag](
+    return [&, C, depth, budget, cover_id, key_open, group_size, stats, run_min, one_run, guide, guided_tag](
                auto&& self, size_t li) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
       if (li == depth) return ends_legally(*path[li]);
@@ -272,9 +280,9 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       }
       const Step& st = steps[li];
       const int n = st.n, c = st.c;
-      const Node& x = *path[li];
-      Node& child = *path[li + 1];
-      DeadEnds& dead = dead_at[li + 1];
+      const Node& x = *st.from;
+      Node& child = *st.child;
+      DeadEnds& dead = *st.dead;
       // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
       // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
       // path that leads to a legal end, so the first one found is the same.
