@@ -230,6 +230,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     Node* from;            // the path's node at the step's depth (path[li]) ...
     Node* child;           // ... and at the next (path[li + 1]), where each child is made
     DeadEnds* dead;        // the dead ends of the next depth (dead_at[li + 1])
+    const State* guide;    // the guide's state at the step's depth (then the next's after it), if guided
   };
   Step steps[kByNumber * (kMaxColours + 1)];
   Step* st_of = steps;
@@ -251,7 +252,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       st.after = members_after_[n][c];
     }
   }
-  // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
+  // Expands the path's node at the depth of a step, colour step (n, c) or (c == C) the group step of number n (the
+  // step past the last, `last`, is the path's end).
   size_t expanded = 0;
   bool gave_up = false;
   // The guide: the nearest path the guides hold (each step's child that makes the guide's step is tried first).
@@ -264,21 +266,22 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     near = guides->nearest(in_, depth, same, counts);
   }
   const bool guided = near != nullptr;
-  const State* const guide = guided ? near->path.data() : nullptr;
+  for (size_t k = 0; k < depth && guided; ++k) steps[k].guide = near->path.data() + k;
+  const Step* const last = steps + depth;
   SearchStats* const stats = stats_;
   // (The constants are the closure's own copies: one load each, not two.)
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, stats, run_min, one_run, guide, guided_tag](
-               auto&& self, size_t li) -> bool {
+    return [&, C, depth, budget, cover_id, key_open, group_size, stats, run_min, one_run, last, guided_tag](
+               auto&& self, const Step* const step) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
-      if (li == depth) return ends_legally(*path[li]);
+      if (step == last) return ends_legally(*path[depth]);
       if (++expanded > budget) {
         gave_up = true;
         return true;  // (unwinds the search; nothing is remembered on the way out)
       }
-      const Step& st = steps[li];
+      const Step& st = *step;
       const int n = st.n, c = st.c;
       const Node& x = *st.from;
       Node& child = *st.child;
@@ -298,7 +301,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (led_nowhere(dead, at, child.s, runs_summary(child), C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
-        if (self(self, li + 1)) return true;
+        if (self(self, step + 1)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
         if (expanded - before > 1) at = remember_dead_end(dead, child, at);
@@ -398,9 +401,9 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // jokers placed, the same runs after), when x has one.
         int want_ga = -1, want_y = -1;
         uint64_t want_runs = 0;
-        if (kGuided && guide[li].runs[c] == runs) {
-          const State& from = guide[li];
-          const State& to = guide[li + 1];
+        if (kGuided && st.guide[0].runs[c] == runs) {
+          const State& from = st.guide[0];
+          const State& to = st.guide[1];
           want_ga = static_cast<int>((to.misc >> (9 * c)) & 7);
           want_y = jokers_placed(to) - jokers_placed(from);
           want_runs = to.runs[c];
@@ -431,7 +434,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       // The child placing as many jokers as the guide's step first.
       int first = -1;
       if (kGuided) {
-        const int y = jokers_placed(guide[li + 1]) - jokers_placed(guide[li]);
+        const int y = jokers_placed(st.guide[1]) - jokers_placed(st.guide[0]);
         if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
           child = group_child(x, 0, n, y, 0, x.score);
           if (stats != nullptr) ++stats->states;
@@ -454,10 +457,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   bool found;
   if (guided) {
     auto go = search(std::true_type{});
-    found = go(go, 0);
+    found = go(go, steps);
   } else {
     auto go = search(std::false_type{});
-    found = go(go, 0);
+    found = go(go, steps);
   }
   found = found && !gave_up;
   if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, counts, path, depth);
