@@ -1,5 +1,6 @@
 // Arrange: partitioning a multiset into melds, by the programme searched depth first (the first legal end wins, and
 // states that led nowhere are remembered), its colour steps made one child at a time.
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -121,8 +122,9 @@ __attribute__((always_inline))
 inline bool led_nowhere(const DeadEnds& dead, size_t at, const State& s, uint32_t summary, int colours,
                         CoverMemo& memo, uint32_t id, const Mode& mode) {
   int32_t j = dead.heads[at];
+  const DeadEnds::End* const ends = dead.ends.data();
   for (int k = 0; j >= 0 && k < kDominanceScan; ++k) {
-    const DeadEnds::End& e = dead.ends[static_cast<size_t>(j)];
+    const DeadEnds::End& e = ends[j];
     j = e.next;
     // (most dead ends fail this first test, all colours at once, before the memo: fits_runs)
     if (!fits_runs(e.summary, summary)) continue;
@@ -163,12 +165,20 @@ constexpr OneRunBytes kOneRunBytes;
 constexpr size_t kNoSlot = SIZE_MAX;
 
 // Remembers a state that led nowhere (at: the slot of its counts, or kNoSlot); returns the slot of its counts.
-// (Out of line: inlined here, the insertion slows the search's inner loop.)
+// (Out of line: inlined here, the insertion slows the search's inner loop. In two parts: most dead ends need no
+// more room, and are then added without a call, so without a register saved.)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+size_t remember_dead_end_anew(DeadEnds& dead, const Node& x, size_t at) {
+  return at == kNoSlot ? dead.add(x.s, runs_summary(x)) : dead.add(x.s, runs_summary(x), at);
+}
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 size_t remember_dead_end(DeadEnds& dead, const Node& x, size_t at) {
-  return at == kNoSlot ? dead.add(x.s, runs_summary(x)) : dead.add(x.s, runs_summary(x), at);
+  if (at != kNoSlot && dead.add_in_room(x.s, runs_summary(x), at)) return at;
+  return remember_dead_end_anew(dead, x, at);
 }
 
 }  // namespace
@@ -185,7 +195,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   assert(!in_.usage);  // (every state's mask is 0: the dead ends leave it out)
   // The path: layers_[k] holds just the path's node at depth k, read by position (no index). Each child is made
   // in place in the next layer, which the deeper steps leave alone.
-  // (path[k]: that node; dead[k]: the dead ends of depth k. Neither vector grows during the search.)
+  // (path[k]: that node; dead_at[k]: the dead ends of depth k. Neither vector grows during the search: each step
+  // keeps the pointers it reads.)
   Node* path[kByNumber * (kMaxColours + 1) + 1];
   assert(depth < sizeof path / sizeof path[0]);
   for (size_t k = 0; k <= depth; ++k) {
@@ -216,24 +227,33 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     int ga_most;       // the most table copies the colour step can promise to groups
     DeficitAt at;      // the joker lookahead's input (deficit_at)
     const uint8_t* after;  // members_after_[n][c]
+    Node* from;            // the path's node at the step's depth (path[li]) ...
+    Node* child;           // ... and at the next (path[li + 1]), where each child is made
+    DeadEnds* dead;        // the dead ends of the next depth (dead_at[li + 1])
+    const State* guide;    // the guide's state at the step's depth (then the next's after it), if guided
   };
   Step steps[kByNumber * (kMaxColours + 1)];
   Step* st_of = steps;
   for (int n = 1; n <= in_.p.numbers; ++n) {
     for (int c = 0; c <= C; ++c) {
-      Step& st = *st_of++;
+      Step& st = *st_of;
+      const size_t li = static_cast<size_t>(st_of++ - steps);
       st.n = n;
       st.c = c;
+      st.from = path[li];
+      st.child = path[li + 1];
+      st.dead = dead_at + li + 1;
       if (c == C) continue;
-      st.no_tile = in_.table[c][n] + in_.staying[c][n] + in_.rack[c][n] == 0;
-      st.joker_fits = in_.joker_fits[c][n];
       st.table_here = in_.table[c][n];
+      st.no_tile = st.table_here == 0;  // (a table-only input: nothing staying, no rack)
+      st.joker_fits = in_.joker_fits[c][n];
       st.ga_most = std::min<int>(st.table_here, in_.group_possible[n] ? 7 : 0);
       st.at = deficit_at(c, n);
       st.after = members_after_[n][c];
     }
   }
-  // Expands the path's node at depth li, of colour step (n, c) or (c == C) the group step of number n.
+  // Expands the path's node at the depth of a step, colour step (n, c) or (c == C) the group step of number n (the
+  // step past the last, `last`, is the path's end).
   size_t expanded = 0;
   bool gave_up = false;
   // The guide: the nearest path the guides hold (each step's child that makes the guide's step is tried first).
@@ -246,25 +266,26 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     near = guides->nearest(in_, depth, same, counts);
   }
   const bool guided = near != nullptr;
-  const State* const guide = guided ? near->path.data() : nullptr;
+  for (size_t k = 0; k < depth && guided; ++k) steps[k].guide = near->path.data() + k;
+  const Step* const last = steps + depth;
   SearchStats* const stats = stats_;
   // (The constants are the closure's own copies: one load each, not two.)
   // (kGuided: whether a guide is read, a constant of the closure's instance, so that the plain search pays nothing
   // for it.)
   auto search = [&](auto guided_tag) {
-    return [&, C, depth, budget, cover_id, key_open, group_size, dead_at, stats, run_min, one_run, guided_tag](
-               auto&& self, size_t li) -> bool {
+    return [&, C, depth, budget, cover_id, key_open, group_size, stats, run_min, one_run, last, guided_tag](
+               auto&& self, const Step* const step) -> bool {
       constexpr bool kGuided = decltype(guided_tag)::value;
-      if (li == depth) return ends_legally(*path[li]);
+      if (step == last) return ends_legally(*path[depth]);
       if (++expanded > budget) {
         gave_up = true;
         return true;  // (unwinds the search; nothing is remembered on the way out)
       }
-      const Step& st = steps[li];
+      const Step& st = *step;
       const int n = st.n, c = st.c;
-      const Node& x = *path[li];
-      Node& child = *path[li + 1];
-      DeadEnds& dead = dead_at[li + 1];
+      const Node& x = *st.from;
+      Node& child = *st.child;
+      DeadEnds& dead = *st.dead;
       // Tries the child, unless its state led nowhere; returns true once a legal end is found. A state that a dead
       // end of its depth dominates leads nowhere either (the sweep's dominance, layers.cpp): pruning it leaves every
       // path that leads to a legal end, so the first one found is the same.
@@ -280,7 +301,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (led_nowhere(dead, at, child.s, runs_summary(child), C, cover_memo, cover_id, mode)) return false;
         }
         const size_t before = expanded;
-        if (self(self, li + 1)) return true;
+        if (self(self, step + 1)) return true;
         // A child whose expansion made no child of its own that was expanded in turn costs about as much to
         // expand again as to remember and compare: only the others are remembered.
         if (expanded - before > 1) at = remember_dead_end(dead, child, at);
@@ -317,21 +338,34 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         const DeficitAt& at = st.at;
         const uint8_t* after = st.after;
         const uint64_t runs = x.s.runs[c];
+        // (x.must[c] is runs_byte of its runs, whose high half is 7 less their runs shorter than the minimum, at
+        // most 7 of them: at most their count)
+        assert(x.must[c] == runs_byte(runs, run_min));
+        const int short_runs = 7 - (x.must[c] >> 4);
         // The children differ from x in colour c's runs and deficit, the counts and how they were made (as
-        // colour_child makes them); the rest is set once.
-        carry_into(x, child);
-        child.score = 0;
+        // colour_child makes them); the rest is set once: x's fields up to the sweep's own (ceiling, pending)
+        // copied at once, then its parent, as carry_into sets it. (x is not dead, and its score is 0: no rack.)
+        assert(x.score == 0 && !x.dead);
+        std::memcpy(static_cast<void*>(&child), &x, offsetof(Node, ceiling));
+        child.parent = 0;
         // Visits the children that promise ga table copies to groups (g2: the promised groups after; others: their
         // joker deficit and the other colours') and place y free jokers in the runs, in transition order: with
         // `only`, just the one whose runs become `want` (the guide's child, tried first: its transitions are counted
         // when the loop below lists them); else every one but that one when `skip`. Returns 2 once a legal end is
         // found, 1 when a child was visited, else 0.
+        // (want_range: the transitions `only` looked up, which the call with `skip` lists again: the same entry.)
+        std::pair<uint32_t, uint32_t> want_range{0, 0};
         auto children = [&](auto only_tag, int ga, uint64_t g2, int others, int y, bool skip, uint64_t want) -> int {
           constexpr bool only = decltype(only_tag)::value;
           const int room = jokers - y - others;  // (the jokers left for colour c's runs)
-          if (room < 0) return 0;
+          // (colour c's runs shorter than the minimum cannot end here: each takes one of the slots, the table copies
+          // not promised to groups and the free jokers placed; with fewer slots there is no transition)
+          if (room < 0 || short_runs > table_here - ga + y) return 0;
           const uint32_t rest = key_open | slot_bits(0, table_here - ga) | slot_bits(3, y);
-          const auto [tbegin, tcount] = transitions(transition_memo, runs, rest, table_here - ga, 0, 0, y, mode, kOpen);
+          const auto [tbegin, tcount] =
+              !only && skip ? want_range
+                            : transitions(transition_memo, runs, rest, table_here - ga, 0, 0, y, mode, kOpen);
+          if constexpr (only) want_range = {tbegin, tcount};
           if (!only && stats != nullptr) stats->transitions += tcount;
           // (the children of the batch share their counts and info, which the deeper steps leave alone)
           child.s.misc = with_counts(g2, placed + y, 0, 0, false);
@@ -342,7 +376,8 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           for (uint32_t ti = tbegin; ti < tend; ++ti) {
             const Transition& t = transition_memo.pool[ti];  // (the pool grows as deeper steps ask: index it)
             if (only ? t.next != want : skip && t.next == want) continue;
-            const int deficit = joker_deficit(t.needs, at);
+            // (runs that need nothing at the numbers after need no joker: most transitions, not looked up)
+            const int deficit = t.needs == 0 ? 0 : joker_deficit(t.needs, at);
             if (deficit > room) {
               if constexpr (only) return 0;
               continue;
@@ -366,9 +401,9 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
         // jokers placed, the same runs after), when x has one.
         int want_ga = -1, want_y = -1;
         uint64_t want_runs = 0;
-        if (kGuided && guide[li].runs[c] == runs) {
-          const State& from = guide[li];
-          const State& to = guide[li + 1];
+        if (kGuided && st.guide[0].runs[c] == runs) {
+          const State& from = st.guide[0];
+          const State& to = st.guide[1];
           want_ga = static_cast<int>((to.misc >> (9 * c)) & 7);
           want_y = jokers_placed(to) - jokers_placed(from);
           want_runs = to.runs[c];
@@ -381,7 +416,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
           if (r == 2) return true;
           tried = r == 1;
         }
-        for (int ga = 0; ga <= ga_most; ++ga) {
+        // (children() makes none once the slots, table_here - ga + y, are fewer than the runs that cannot end: nor for
+        // any ga after, which leaves fewer)
+        const int ga_last = std::min(ga_most, table_here + y_most - short_runs);
+        for (int ga = 0; ga <= ga_last; ++ga) {
           uint64_t g2;
           const int others = promised(ga, g2);
           // (children() makes none once the jokers the others need pass the jokers left after y: nor for any y after)
@@ -396,7 +434,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
       // The child placing as many jokers as the guide's step first.
       int first = -1;
       if (kGuided) {
-        const int y = jokers_placed(guide[li + 1]) - jokers_placed(guide[li]);
+        const int y = jokers_placed(st.guide[1]) - jokers_placed(st.guide[0]);
         if (y > 0 && y <= jokers_left(jokers_placed(x.s)) && group_split(g, y, C, mode, scratch_->group_memo) >= 0) {
           child = group_child(x, 0, n, y, 0, x.score);
           if (stats != nullptr) ++stats->states;
@@ -419,10 +457,10 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   bool found;
   if (guided) {
     auto go = search(std::true_type{});
-    found = go(go, 0);
+    found = go(go, steps);
   } else {
     auto go = search(std::false_type{});
-    found = go(go, 0);
+    found = go(go, steps);
   }
   found = found && !gave_up;
   if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, counts, path, depth);

@@ -68,16 +68,24 @@ struct DeadEnds {
   // slot of its counts word then (the one given, unless the slots grew).
   // (The growths are out of line: the search adds an end for about every other state it makes.)
   size_t add(const State& s, uint32_t sum, size_t at) {
-    if ((chains + 1) * 2 > heads.size()) at = grow(s.misc);
+    if (heads[at] < 0 && (chains + 1) * 2 > heads.size()) at = grow(s.misc);
+    if (ends.size() == ends.capacity()) make_room();
+    add_in_room(s, sum, at);  // (with room now)
+    return at;
+  }
+  // The same as add(s, sum, at) when neither the ends nor the slots need more room (which takes a call): returns
+  // false, adding nothing, when they would. (The slots are at most half in use.)
+  bool add_in_room(const State& s, uint32_t sum, size_t at) {
+    if (ends.size() == ends.capacity()) return false;
     int32_t& head = heads[at];
     if (head < 0) {
+      if ((chains + 1) * 2 > heads.size()) return false;
       keys[at] = s.misc;
       ++chains;
     }
-    if (ends.size() == ends.capacity()) make_room();
     ends.emplace_back(s, sum, head);
     head = static_cast<int32_t>(ends.size() - 1);
-    return at;
+    return true;
   }
   // Returns the bytes the set holds.
   size_t bytes() const {
