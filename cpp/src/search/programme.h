@@ -326,11 +326,18 @@ class Programme {
   // and `uncovered` uncovered jokers in closed melds.
   Node group_child(const Node& x, size_t parent, int n, int y, int uncovered, int64_t score) const {
     Node z = carried(x, parent);
+    set_group_child(z, x.s, n, y, rack_jokers(jokers_placed(x.s), y), uncovered, score, true);
+    return z;
+  }
+  // Makes z, a node carried from a state s (carried: the runs still s's), s's child in the group step of number n
+  // that gives the groups y free jokers, yr of them rack jokers (group_child); `settle`: whether its runs may settle
+  // (false when the retrieval rule is off or s is settled, where settle_state leaves them).
+  void set_group_child(Node& z, const State& s, int n, int y, int yr, int uncovered, int64_t score,
+                       bool settle) const {
     z.score = score;
     z.info = static_cast<uint32_t>(y);
-    z.s.misc = group_counts(x.s, n, y, rack_jokers(jokers_placed(x.s), y), uncovered);
-    settle_state(z.s);
-    return z;
+    z.s.misc = group_counts(s, n, y, yr, uncovered);
+    if (settle) settle_state(z.s);
   }
   // Returns the counts word of s's child in the group step of number n that gives the groups y free jokers, yr of
   // them rack jokers, with `uncovered` uncovered jokers in closed melds (its runs not settled yet: settle_state).
@@ -391,8 +398,11 @@ class Programme {
   // jokers still to come, can still reach the threshold. (The value is kept capped at the threshold: past
   // it, states that differ only in the value merge.)
   bool opening_reachable(int v, int pos, int rack_left) const {
-    return v + in_.value_bound[pos] + rack_left * in_.p.numbers >= in_.threshold;
+    return v + opening_gain(pos, rack_left) >= in_.threshold;
   }
+  // Returns the most the rack tiles from sweep position pos on and rack_left rack jokers can still add to an
+  // opening value.
+  int opening_gain(int pos, int rack_left) const { return in_.value_bound[pos] + rack_left * in_.p.numbers; }
   // Returns the most the jokers can still add once `placed` free jokers were placed.
   int64_t joker_bound(int placed) const { return rack_jokers_left(placed) * in_.joker_weight_max; }
   // Marks the nodes of a layer (at least 2) that another node of the layer dominates.

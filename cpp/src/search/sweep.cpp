@@ -611,16 +611,16 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   const bool retrieval_rule = in_.mode.retrieval_rule;
   const int rack_jokers_all = in_.rack_jokers;
   // By the free jokers placed once the groups took theirs, p: the rack jokers among them, the bound on the score
-  // the child's score adds to (the tiles after number n and the jokers left), and what opening_reachable adds to
-  // the child's value less the threshold.
+  // the child's score adds to (the tiles after number n and the jokers left), and what the rest can add to the
+  // child's opening value, less the threshold (opening_reachable).
   const int jokers_all = in_.rack_jokers + in_.table_jokers;
   assert(jokers_all <= kMaxJokers);
   int rack_of[kMaxJokers + 1], open_of[kMaxJokers + 1];
   int64_t bound_of[kMaxJokers + 1];
   for (int p = 0; p <= jokers_all; ++p) {
-    rack_of[p] = std::max(0, p - in_.table_jokers);
+    rack_of[p] = rack_jokers(0, p);
     bound_of[p] = in_.tiles_bound[n * C] + joker_bound(p);
-    open_of[p] = in_.value_bound[n * C] + rack_jokers_left(p) * in_.p.numbers - in_.threshold;
+    open_of[p] = opening_gain(n * C, rack_jokers_left(p)) - in_.threshold;
   }
   const uint64_t key_base = group_key(0, 0, C, in_.mode);
   GroupsMemo& group_memo = scratch_->group_memo;
@@ -642,7 +642,7 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
     const int most = jokers_left(placed) - all_deficits(x);
     const uint64_t key = key_base | g;
     GroupsMemo::Entry* splits = nullptr;  // (the memo's slot of key, found on first use)
-    Node z = carried(x, idx);             // (each child is z with its score, info and counts)
+    Node z = carried(x, idx);             // (each child is z made anew: set_group_child)
     for (int y = 0; y <= most; ++y) {
       ++counted;
       const int yr = rack_of[placed + y] - rack_of[placed];
@@ -652,13 +652,8 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
       if (splits == nullptr) splits = &group_memo.slot(key);
       const int split = group_split(*splits, key, g, y, C, in_.mode);
       if (split < 0 || (count && uncovered + split > rack_jokers_all)) continue;
-      z.score = score;
-      z.info = static_cast<uint32_t>(y);
-      z.s.misc = group_counts(x.s, n, y, yr, count ? uncovered + split : uncovered);
-      if (count) {
-        std::memcpy(z.s.runs, x.s.runs, sizeof z.s.runs);
-        settle_state(z.s);
-      }
+      if (count) std::memcpy(z.s.runs, x.s.runs, sizeof z.s.runs);  // (the child before may have settled them)
+      set_group_child(z, x.s, n, y, yr, count ? uncovered + split : uncovered, score, count);
       sink(z);
     }
     if (usage && stats_ != nullptr) {  // (expand_layer shares each node's count with the nodes that copy it)
