@@ -4,8 +4,10 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -217,6 +219,87 @@ void register_tiles(py::module_& m) {
   construct_in_new(neighbour_sums);  // (a bare __new__ would hold no C++ value)
   construct_in_new(params);
   construct_in_new(m.attr("TileSet"));
+
+  // random.Random.sample(codes, k) for each size k of `sizes` in turn (codes: population's tile codes as
+  // TileSet.codes lists them; k at most their number), each sample as a TileSet, drawing through `getrandbits` (a
+  // random.Random's) exactly the 32-bit words sample draws (rummikub.bots.hard: the threats' sampled racks).
+  m.def(
+      "sample_tiles",
+      [](const TileSet& population, const std::vector<int>& sizes, const py::typing::Callable<py::int_(int)>& getrandbits) {
+        const std::vector<int> codes = to_codes(population);
+        const auto n = static_cast<int64_t>(codes.size());
+        int64_t picks = 0;  // still to make
+        for (int k : sizes) {
+          if (k < 0 || k > n) {
+            raise_error(ErrorKind::Rummikub, "sample_tiles: a sample of " + std::to_string(k) + " from " +
+                                                 std::to_string(n) + " tiles");
+          }
+          picks += k;
+        }
+        // The words left of the last draw. Each pick still to make takes one word at least, so drawing that many
+        // at a time (getrandbits(32 * m): m words, the first lowest) never draws more than sample does.
+        std::vector<uint32_t> words;
+        size_t at = 0;
+        auto next_word = [&]() {
+          if (at == words.size()) {
+            const py::bytes b = getrandbits(32 * picks).attr("to_bytes")(4 * picks, "little");
+            const std::string_view v = b;
+            words.resize(static_cast<size_t>(picks));
+            for (size_t i = 0; i < words.size(); ++i) {
+              const auto* w = reinterpret_cast<const unsigned char*>(v.data() + 4 * i);
+              words[i] = static_cast<uint32_t>(w[0]) | static_cast<uint32_t>(w[1]) << 8 |
+                         static_cast<uint32_t>(w[2]) << 16 | static_cast<uint32_t>(w[3]) << 24;
+            }
+            at = 0;
+          }
+          return words[at++];
+        };
+        // Random._randbelow(bound): getrandbits(bound.bit_length()) (a word's top bits) until it is under bound.
+        auto below = [&](int64_t bound) {
+          int bits = 0;
+          while ((bound >> bits) != 0) ++bits;
+          for (;;) {
+            const int64_t r = static_cast<int64_t>(next_word() >> (32 - bits));
+            if (r < bound) return r;
+          }
+        };
+        py::typing::List<TileSet> out;
+        std::vector<int> pool;
+        std::vector<int64_t> selected;
+        for (int k : sizes) {
+          // sample's choice of method: a list of the n items when it is smaller than a set of k indices
+          int64_t setsize = 21;
+          if (k > 5) {
+            int64_t table = 1;  // 4 ** ceil(log(3k, 4)): 3k is never a power of 4
+            while (table < 3 * int64_t{k}) table *= 4;
+            setsize += table;
+          }
+          TileSet sample;
+          if (n <= setsize) {
+            pool = codes;
+            for (int i = 0; i < k; ++i) {
+              const int64_t j = below(n - i);
+              sample.add(pool[static_cast<size_t>(j)]);
+              pool[static_cast<size_t>(j)] = pool[static_cast<size_t>(n - i - 1)];
+              --picks;
+            }
+          } else {
+            selected.clear();
+            for (int i = 0; i < k; ++i) {
+              int64_t j = below(n);
+              while (std::find(selected.begin(), selected.end(), j) != selected.end()) j = below(n);
+              selected.push_back(j);
+              sample.add(codes[static_cast<size_t>(j)]);
+              --picks;
+            }
+          }
+          out.append(py::cast(sample));
+        }
+        return out;
+      },
+      py::arg("population"), py::arg("sizes"), py::arg("getrandbits"),
+      "random.Random.sample(population.codes(), k) for each k of sizes in turn, as TileSets, with exactly the words "
+      "sample draws from the getrandbits given (a random.Random's).");
 
   // random.Random.shuffle's loop over 32-bit words the caller drew (rummikub.game.state._shuffle): for each index i
   // from `top` down to 1, a word's top k bits (k = (i + 1).bit_length()) are j, taken when j <= i (items i and j

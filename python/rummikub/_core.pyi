@@ -9,7 +9,7 @@ import enum
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ArrangeGuides', 'ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'NeighbourSums', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'shuffle_words', 'solve', 'solve_batch', 'solve_play']
+__all__: list[str] = ['ArrangeGuides', 'ArrangeResult', 'BatchResult', 'JOKER', 'JokerPolicy', 'MAX_COLOURS', 'MAX_COUNT', 'MAX_NUMBERS', 'Meld', 'MeldKind', 'NeighbourSums', 'Objective', 'Params', 'PlayList', 'PlayResult', 'SearchRules', 'SearchStats', 'SolveResult', 'TileSet', 'all_plays', 'arrange', 'arrange_table', 'best_meld_value', 'can_arrange', 'check_position', 'fast_turn', 'jokers_witness', 'make_meld', 'meld_code', 'meld_of_code', 'read_meld', 'sample_tiles', 'shuffle_words', 'solve', 'solve_batch', 'solve_play']
 class Params:
     """
     Tile-set parameters of a rule set, as the engine sees them.
@@ -387,6 +387,10 @@ def meld_of_code(code: typing.SupportsInt | typing.SupportsIndex) -> Meld:
 def read_meld(codes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], params: Params) -> Meld:
     """
     Reads tile codes in order as a meld (jokers positional where the order allows); InvalidMeldError says why not.
+    """
+def sample_tiles(population: TileSet, sizes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], getrandbits: collections.abc.Callable[[int], int]) -> list[TileSet]:
+    """
+    random.Random.sample(population.codes(), k) for each k of sizes in turn, as TileSets, with exactly the words sample draws from the getrandbits given (a random.Random's).
     """
 def shuffle_words(items: list, top: typing.SupportsInt | typing.SupportsIndex, words: bytes) -> int:
     """

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import random
 from dataclasses import dataclass
 
 from ..action import Action
@@ -264,17 +265,15 @@ class HardBot(Bot):
         A candidate whose charge, even with every sample it has left going out, stays above the best so far and
         above every later candidate's static score is the best: it stops there, with that lower bound as its
         score (the choice is the same; only the best's identity is read)."""
-        # the unseen tiles' codes, one per copy in code order (sampling picks positions: codes or tiles alike)
-        pool = unseen.codes()
         per = max(1, min(self.samples, self.budget // (len(top) * len(threats))))
-        sample = self.rng.sample
-        racks = {q: [_core.TileSet(sample(pool, min(view.rack_sizes[q], len(pool)))) for _ in range(per)]
-                 for q in threats}
+        # ``per`` racks for each threat in turn, each ``rng.sample`` of the unseen tiles' codes (one per copy, in code
+        # order) as large as the threat's rack (at most every unseen tile)
+        hidden = _sample_racks(self.rng, unseen, [min(view.rack_sizes[q], unseen.size()) for q in threats
+                                                  for _ in range(per)])
         # An opponent goes out on a table when the table's tiles and its whole rack split into sets: one
         # ``arrange`` search of the tiles together, asked only whether a partition exists (the table's jokers
         # count as free: a slight overestimate of what the opponent can do, which is the safe side for a threat;
         # exactly solve_batch's answer, faster).
-        hidden = [rack for q in threats for rack in racks[q]]
         n = len(hidden)
         base = core_of(view.table.tiles())
         params = view.rules.params
@@ -322,6 +321,23 @@ class HardBot(Bot):
 _EMPTY = TileSet()  # what a draw plays
 _NEAR_ON = [1 + 0.1 * n for n in range(_core.MAX_COUNT + 1)]  # a rack neighbour with n unseen copies
 _NEAR_OFF = [0 + 0.1 * n for n in range(_core.MAX_COUNT + 1)]  # a neighbour not on the rack
+
+
+def _sample_racks(rng: random.Random, unseen: _core.TileSet, sizes: list[int]) -> list[_core.TileSet]:
+    """``rng.sample(unseen.codes(), k)`` for each ``k`` of ``sizes`` in turn, as multisets: for a
+    ``random.Random`` the core runs sample's loop over the same words of the generator (``_core.sample_tiles``),
+    so the racks and the generator's state after them are those of the Python calls.
+
+    >>> a, b = random.Random(5), random.Random(5)
+    >>> pool = TileSet.parse("R1 R1 K2 B3 O4 O5 J")
+    >>> got = _sample_racks(a, core_of(pool), [3, 3])
+    >>> got == [_core.TileSet(b.sample(core_of(pool).codes(), 3)) for _ in range(2)], a.random() == b.random()
+    (True, True)
+    """
+    if type(rng) is random.Random:
+        return _core.sample_tiles(unseen, sizes, rng.getrandbits)
+    codes = unseen.codes()  # (a subclass of Random may draw otherwise: its own sample)
+    return [_core.TileSet(rng.sample(codes, k)) for k in sizes]
 
 
 def _without_jokers(rack: TileSet) -> TileSet:
