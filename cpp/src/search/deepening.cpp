@@ -189,21 +189,36 @@ Meld mirrored(const Meld& m, int N) {
 
 // Returns true when a position is searched mirrored, its numbers read from the top down (N + 1 - n for n). Nodes
 // are dropped by what the rack tiles after them can still add, so the arrangements of the table that a sweep builds
-// before it meets the rack's tiles are all kept: the sweep goes down from N when the rack's numbers lie clearly
-// higher than the table's (their mean at least half a number higher), else up from 1. (Where the means are closer,
-// neither way is cheaper on the whole.) Only a position without rack jokers (whose value the contract counts at the
-// highest numbers a free joker stands for, which the sweep finds by placing jokers in rising numbers; a free table
-// joker scores nothing, wherever it stands) and without an opening to reach (whose value the sweep sums as it goes).
-bool sweep_down(const TileSet& table_tiles, const TileSet& rack, const SearchRules& rules, bool opened) {
+// before it meets the rack's tiles are all kept; a table joker is met there too (a joker option that retrieves it
+// forces its replacing tile onto the table at its number, and frees a joker). So the sweep goes down from N when
+// the numbers of the rack's tiles and of the table's jokers lie higher than those of the table's tiles (their mean
+// at least a quarter higher), else up from 1. Only a position without rack jokers (whose value the contract counts
+// at the highest numbers a free joker stands for, which the sweep finds by placing jokers in rising numbers; a free
+// table joker scores nothing, wherever it stands) and without an opening to reach (whose value the sweep sums as it
+// goes).
+bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
+                const SearchRules& rules, bool opened) {
   if (rack.jokers > 0 || (!opened && rules.opening_threshold > 0)) return false;
-  const int64_t rack_sum = rack.value(0), rack_count = rack.size();
+  int64_t met_sum = rack.value(0), met_count = rack.size();  // the rack's tiles and the table's jokers
+  for (const Meld& m : table) {
+    if (m.kind == MeldKind::Group) {
+      const int jokers = m.jokers();
+      met_sum += jokers * m.number;
+      met_count += jokers;
+      continue;
+    }
+    for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) {
+      met_sum += m.number + __builtin_ctz(slots);
+      ++met_count;
+    }
+  }
   int64_t table_sum = table_tiles.value(0), table_count = table_tiles.size() - table_tiles.jokers;
   if (table_count == 0) {  // (no numbered tile on the table: the middle number)
     table_sum = rules.p.numbers + 1;
     table_count = 2;
   }
-  // (rack_sum / rack_count >= table_sum / table_count + 1/2)
-  return 2 * rack_sum * table_count >= (2 * table_sum + table_count) * rack_count;
+  // (met_sum / met_count >= table_sum / table_count + 1/4)
+  return 4 * met_sum * table_count >= (4 * table_sum + table_count) * met_count;
 }
 
 // Finds the best play of a position (its table's melds, none when only its tiles are known), searched as it is or
@@ -214,7 +229,7 @@ bool search_position(const std::vector<Meld>& table, const TileSet& table_tiles,
                      const SearchRules& rules, bool opened, Objective objective, PlayResult& out,
                      SearchScratch& scratch, SearchStats* stats, size_t node_limit) {
   bool untouched = false;
-  if (!sweep_down(table_tiles, rack, rules, opened)) {
+  if (!sweep_down(table, table_tiles, rack, rules, opened)) {
     std::vector<Input> inputs =
         position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, scratch, stats);
     return best_of(inputs, table, untouched, out, scratch, stats, node_limit);
