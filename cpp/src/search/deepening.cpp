@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "../bits.h"
 #include "jokers.h"
 #include "opening.h"
 #include "rebuild.h"
@@ -167,9 +168,10 @@ TileSet mirrored(const TileSet& s, int N) {
   TileSet m;
   m.jokers = s.jokers;
   for (int c = 0; c < kMaxColours; ++c) {
-    for (int n = 1; n <= N; ++n) {
-      if (const int k = s.at(c, n); k > 0) m.add(tile_code(c, N + 1 - n), k);
-    }
+    // (a colour's counts are its word's nibbles, number n at nibble n - 1: the nibbles reversed, then shifted down)
+    uint64_t w = __builtin_bswap64(s.w[c]);
+    w = (w & 0x0F0F0F0F0F0F0F0FULL) << 4 | (w >> 4 & 0x0F0F0F0F0F0F0F0FULL);
+    m.w[c] = w >> (4 * (kMaxNumbers - N));
   }
   return m;
 }
@@ -200,19 +202,28 @@ bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, cons
                 const SearchRules& rules, bool opened) {
   if (rack.jokers > 0 || (!opened && rules.opening_threshold > 0)) return false;
   int64_t met_sum = rack.value(0), met_count = rack.size();  // the rack's tiles and the table's jokers
+  int64_t table_sum = 0, table_count = 0;                    // the table's numbered tiles
   for (const Meld& m : table) {
     if (m.kind == MeldKind::Group) {
-      const int jokers = m.jokers();
-      met_sum += jokers * m.number;
-      met_count += jokers;
+      const int real = popcount32(m.colours);
+      table_sum += real * m.number;
+      table_count += real;
+      met_sum += (m.length - real) * m.number;
+      met_count += m.length - real;
       continue;
     }
-    for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) {
-      met_sum += m.number + __builtin_ctz(slots);
-      ++met_count;
-    }
+    int jokers_sum = 0;
+    for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) jokers_sum += m.number + __builtin_ctz(slots);
+    const int jokers = popcount32(m.joker_slots);
+    table_sum += m.length * m.number + m.length * (m.length - 1) / 2 - jokers_sum;
+    table_count += m.length - jokers;
+    met_sum += jokers_sum;
+    met_count += jokers;
   }
-  int64_t table_sum = table_tiles.value(0), table_count = table_tiles.size() - table_tiles.jokers;
+  if (table.empty()) {  // (a table known only as its tiles: no joker's number is known)
+    table_sum = table_tiles.value(0);
+    table_count = table_tiles.size() - table_tiles.jokers;
+  }
   if (table_count == 0) {  // (no numbered tile on the table: the middle number)
     table_sum = rules.p.numbers + 1;
     table_count = 2;
