@@ -1,6 +1,6 @@
 // Deepening: solve() and solve_tiles(). Every programme input of a position is searched with a floor just under the
 // best score it could reach, then lower floors until a legal end appears; the inputs deepen together, each keeping
-// its programme from pass to pass.
+// its programme from pass to pass. A position whose rack lies high is searched mirrored, from the top number down.
 #include <algorithm>
 #include <memory>
 #include <optional>
