@@ -193,8 +193,9 @@ Meld mirrored(const Meld& m, int N) {
 // are dropped by what the rack tiles after them can still add, so the arrangements of the table that a sweep builds
 // before it meets the rack's tiles are all kept; a table joker is met there too (a joker option that retrieves it
 // forces its replacing tile onto the table at its number, and frees a joker). So the sweep goes down from N when
-// the numbers of the rack's tiles and of the table's jokers lie higher than those of the table's tiles (their mean
-// at least a quarter higher), else up from 1. Only a position without rack jokers (whose value the contract counts
+// the numbers of the rack's tiles and of the table's jokers lie clearly higher than those of the table's tiles
+// (their mean at least half a number higher), else up from 1. (Where the means are closer, neither way is cheaper on
+// the whole.) Only a position without rack jokers (whose value the contract counts
 // at the highest numbers a free joker stands for, which the sweep finds by placing jokers in rising numbers; a free
 // table joker scores nothing, wherever it stands) and without an opening to reach (whose value the sweep sums as it
 // goes).
@@ -228,8 +229,8 @@ bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, cons
     table_sum = rules.p.numbers + 1;
     table_count = 2;
   }
-  // (met_sum / met_count >= table_sum / table_count + 1/4)
-  return 4 * met_sum * table_count >= (4 * table_sum + table_count) * met_count;
+  // (met_sum / met_count >= table_sum / table_count + 1/2)
+  return 2 * met_sum * table_count >= (2 * table_sum + table_count) * met_count;
 }
 
 // Finds the best play of a position (its table's melds, none when only its tiles are known), searched as it is or
