@@ -98,6 +98,24 @@ TEST_CASE("solve extends the table with the most rack tiles", "[search][solve]")
   CHECK(stats.limited == 0);
 }
 
+TEST_CASE("a rack lying high is searched from the top number down, and its play read back", "[search][solve]") {
+  // The rack's numbers (and the table joker's, K12) lie above the table's tiles': the search reads every number n as
+  // 14 - n (sweep_down in deepening.cpp); the play comes back in the position's numbers, the joker in its slot,
+  // the value counted as the position's, the melds in the order a sweep up closes them.
+  const std::vector<Meld> before = table("K11 J K13 | B5 O5 R5");
+  const TileSet rack = tiles("K10 B12 O12 R12");
+  PlayResult play;
+  REQUIRE(solve(before, rack, kStandard, true, Objective::Tiles, play, nullptr));
+  CHECK(play.played == rack);
+  CHECK(play.value == 10 + 3 * 12);
+  CHECK(play.table == table("B5 O5 R5 | B12 O12 R12 | K10 K11 J K13"));
+  check_play(before, rack, play);
+  PlayResult by_tiles;
+  REQUIRE(solve_tiles(table_tiles(before), rack, kStandard, true, Objective::Tiles, by_tiles, nullptr));
+  CHECK(by_tiles.played == rack);
+  CHECK(by_tiles.key == play.key);
+}
+
 TEST_CASE("a table joker is retrieved when the tile it stands for replaces it", "[search][solve][joker]") {
   const std::vector<Meld> before = table("K5 B5 O5 J");  // the joker stands for R5
   PlayResult play;

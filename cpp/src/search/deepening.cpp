@@ -1,10 +1,11 @@
 // Deepening: solve() and solve_tiles(). Every programme input of a position is searched with a floor just under the
 // best score it could reach, then lower floors until a legal end appears; the inputs deepen together, each keeping
-// its programme from pass to pass.
+// its programme from pass to pass. A position whose rack lies high is searched mirrored, from the top number down.
 #include <algorithm>
 #include <memory>
 #include <optional>
 
+#include "../bits.h"
 #include "jokers.h"
 #include "opening.h"
 #include "rebuild.h"
@@ -162,15 +163,117 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
   }
 }
 
+// Returns s with every number n read as N + 1 - n.
+TileSet mirrored(const TileSet& s, int N) {
+  TileSet m;
+  m.jokers = s.jokers;
+  for (int c = 0; c < kMaxColours; ++c) {
+    // (a colour's counts are its word's nibbles, number n at nibble n - 1: the nibbles reversed, then shifted down)
+    uint64_t w = __builtin_bswap64(s.w[c]);
+    w = (w & 0x0F0F0F0F0F0F0F0FULL) << 4 | (w >> 4 & 0x0F0F0F0F0F0F0F0FULL);
+    m.w[c] = w >> (4 * (kMaxNumbers - N));
+  }
+  return m;
+}
+
+// Returns m with every number n read as N + 1 - n (a run's slots reversed).
+Meld mirrored(const Meld& m, int N) {
+  Meld r = m;
+  if (m.kind == MeldKind::Group) {
+    r.number = N + 1 - m.number;
+    return r;
+  }
+  r.number = N + 2 - m.number - m.length;
+  r.joker_slots = 0;
+  for (int i = 0; i < m.length; ++i) r.joker_slots |= (m.joker_slots >> i & 1) << (m.length - 1 - i);
+  return r;
+}
+
+// Returns true when a position is searched mirrored, its numbers read from the top down (N + 1 - n for n). Nodes
+// are dropped by what the rack tiles after them can still add, so the arrangements of the table that a sweep builds
+// before it meets the rack's tiles are all kept; a table joker is met there too (a joker option that retrieves it
+// forces its replacing tile onto the table at its number, and frees a joker). So the sweep goes down from N when
+// the numbers of the rack's tiles and of the table's jokers lie clearly higher than those of the table's tiles
+// (their mean at least half a number higher), else up from 1. (Where the means are closer, neither way is cheaper on
+// the whole.) Only a position without rack jokers (whose value the contract counts
+// at the highest numbers a free joker stands for, which the sweep finds by placing jokers in rising numbers; a free
+// table joker scores nothing, wherever it stands) and without an opening to reach (whose value the sweep sums as it
+// goes).
+bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
+                const SearchRules& rules, bool opened) {
+  if (rack.jokers > 0 || (!opened && rules.opening_threshold > 0)) return false;
+  int64_t met_sum = rack.value(0), met_count = rack.size();  // the rack's tiles and the table's jokers
+  int64_t table_sum = 0, table_count = 0;                    // the table's numbered tiles
+  for (const Meld& m : table) {
+    if (m.kind == MeldKind::Group) {
+      const int real = popcount32(m.colours);
+      table_sum += real * m.number;
+      table_count += real;
+      met_sum += (m.length - real) * m.number;
+      met_count += m.length - real;
+      continue;
+    }
+    int jokers_sum = 0;
+    for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) jokers_sum += m.number + __builtin_ctz(slots);
+    const int jokers = popcount32(m.joker_slots);
+    table_sum += m.length * m.number + m.length * (m.length - 1) / 2 - jokers_sum;
+    table_count += m.length - jokers;
+    met_sum += jokers_sum;
+    met_count += jokers;
+  }
+  if (table.empty()) {  // (a table known only as its tiles: no joker's number is known)
+    table_sum = table_tiles.value(0);
+    table_count = table_tiles.size() - table_tiles.jokers;
+  }
+  if (table_count == 0) {  // (no numbered tile on the table: the middle number)
+    table_sum = rules.p.numbers + 1;
+    table_count = 2;
+  }
+  // (met_sum / met_count >= table_sum / table_count + 1/2)
+  return 2 * met_sum * table_count >= (2 * table_sum + table_count) * met_count;
+}
+
+// Finds the best play of a position (its table's melds, none when only its tiles are known), searched as it is or
+// mirrored (sweep_down): a run is a run and a group a group under n -> N + 1 - n (a joker's home too, its old run's
+// ends swapped), and each tile weighs what it weighs in the position, so the mirror's best plays are the position's
+// best plays, mirrored.
+bool search_position(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
+                     const SearchRules& rules, bool opened, Objective objective, PlayResult& out,
+                     SearchScratch& scratch, SearchStats* stats, size_t node_limit) {
+  bool untouched = false;
+  if (!sweep_down(table, table_tiles, rack, rules, opened)) {
+    std::vector<Input> inputs =
+        position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, scratch, stats);
+    return best_of(inputs, table, untouched, out, scratch, stats, node_limit);
+  }
+  const int N = rules.p.numbers;
+  std::vector<Meld> down;
+  down.reserve(table.size());
+  for (const Meld& m : table) down.push_back(mirrored(m, N));
+  std::vector<Input> inputs = position_inputs(down, mirrored(table_tiles, N), mirrored(rack, N), rules, opened, false,
+                                              objective, untouched, scratch, stats, true);
+  if (!best_of(inputs, down, untouched, out, scratch, stats, node_limit)) return false;
+  for (Meld& m : out.table) m = mirrored(m, N);
+  // The melds in the order a sweep up from 1 closes them (make_result): a group at its number's group step, after
+  // its colour steps; a run at the step of its colour at the number after its end, or after the last step.
+  const int C = rules.p.colours;
+  auto closed_at = [&](const Meld& m) {
+    return m.kind == MeldKind::Group ? m.number * (C + 1) + C : (m.number + m.length) * (C + 1) + m.colour;
+  };
+  std::stable_sort(out.table.begin(), out.table.end(),
+                   [&](const Meld& a, const Meld& b) { return closed_at(a) < closed_at(b); });
+  out.played = mirrored(out.played, N);
+  out.value = out.played.value(0);  // (P holds no joker)
+  return true;
+}
+
 }  // namespace
 }  // namespace rummikub::search
 
 namespace rummikub {
 
-using search::best_of;
-using search::Input;
-using search::position_inputs;
 using search::position_ok;
+using search::search_position;
 
 // Finds the best legal play of a position (search.h).
 bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRules& rules, bool opened,
@@ -179,10 +282,7 @@ bool solve(const std::vector<Meld>& table, const TileSet& rack, const SearchRule
   search::SearchScratch& scratch = search::thread_scratch();
   scratch.trim();
   if (!position_ok(table, rack, rules, table_tiles)) return false;
-  bool untouched = false;
-  std::vector<Input> inputs =
-      position_inputs(table, table_tiles, rack, rules, opened, false, objective, untouched, scratch, stats);
-  return best_of(inputs, table, untouched, out, scratch, stats, node_limit);
+  return search_position(table, table_tiles, rack, rules, opened, objective, out, scratch, stats, node_limit);
 }
 
 // Finds the best play when the table is known only as a multiset (search.h).
@@ -196,11 +296,7 @@ bool solve_tiles(const TileSet& table_tiles, const TileSet& rack, const SearchRu
   }
   SearchRules free_rules = rules;
   free_rules.policy = JokerPolicy::Free;
-  bool untouched = false;
-  const std::vector<Meld> no_melds;
-  std::vector<Input> inputs =
-      position_inputs(no_melds, table_tiles, rack, free_rules, opened, false, objective, untouched, scratch, stats);
-  return best_of(inputs, no_melds, untouched, out, scratch, stats, node_limit);
+  return search_position({}, table_tiles, rack, free_rules, opened, objective, out, scratch, stats, node_limit);
 }
 
 }  // namespace rummikub

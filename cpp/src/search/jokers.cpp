@@ -318,7 +318,8 @@ std::vector<Transition> home_transitions(uint64_t state, const int slots[kSlots]
 // Returns the inputs of every programme run a position needs (one per joker option or opening subset), prepared.
 std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
                                    const SearchRules& rules, bool opened, bool usage, Objective obj,
-                                   bool& table_untouched, SearchScratch& scratch, SearchStats* stats) {
+                                   bool& table_untouched, SearchScratch& scratch, SearchStats* stats,
+                                   bool mirrored) {
   std::vector<Input> inputs;
   const bool opening = !opened && rules.opening_threshold > 0;
   table_untouched = opening && !rules.extend_after_opening;
@@ -340,7 +341,7 @@ std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet
   add_tiles(base.table, numbered, rules.p);
   add_tiles(base.rack, rack, rules.p);
   base.rack_jokers = rack.jokers;
-  set_weights(base, obj, rules.joker_penalty);
+  set_weights(base, obj, rules.joker_penalty, mirrored);
   if (usage) set_usage(base, rack);
   std::vector<Input> joker_options;
   // (A table without jokers has one option under every policy: the base, no joker retrieved.)

@@ -25,9 +25,11 @@ std::vector<Transition> home_transitions(uint64_t state, const int slots[kSlots]
 
 // Returns the inputs of every programme run a position needs, prepared; sets `table_untouched` on an opening that
 // leaves the table as it is (whose one input is prepared only with `usage`: opening_search needs no bounds, and a
-// programme run of it must prepare it first).
+// programme run of it must prepare it first). `mirrored`: table and rack are a position's with every number n read
+// as N + 1 - n, weighed as the position's (set_weights).
 std::vector<Input> position_inputs(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
                                    const SearchRules& rules, bool opened, bool usage, Objective obj,
-                                   bool& table_untouched, SearchScratch& scratch, SearchStats* stats);
+                                   bool& table_untouched, SearchScratch& scratch, SearchStats* stats,
+                                   bool mirrored = false);
 
 }  // namespace rummikub::search

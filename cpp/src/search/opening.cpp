@@ -60,19 +60,14 @@ int opening_search(const Input& in, const std::vector<Meld>& table, PlayResult& 
   uint32_t held[kMaxColours] = {};
   // Runs: every window of L or more numbers, each slot a rack tile or a joker (at most J), one tile at least.
   for (int c = 0; c < C; ++c) {
+    uint32_t racked = 0;  // (bit n - 1: colour c has a rack tile of number n)
+    for (int n = 1; n <= N; ++n) racked |= in.rack[c][n] > 0 ? 1u << (n - 1) : 0u;
     for (int s = 1; s + L - 1 <= N; ++s) {
-      // The window s..e's slots with a rack tile (a bit each) and without one, grown with e.
-      uint32_t present = 0;
-      int missing = 0;
-      for (int n = s; n < s + L - 1; ++n) {
-        present |= in.rack[c][n] > 0 ? 1u << (n - s) : 0u;
-        missing += in.rack[c][n] > 0 ? 0 : 1;
-      }
       for (int e = s + L - 1; e <= N; ++e) {
+        // The window s..e's slots with a rack tile (a bit each), and how many are without one.
         const int len = e - s + 1;
-        present |= in.rack[c][e] > 0 ? 1u << (len - 1) : 0u;
-        missing += in.rack[c][e] > 0 ? 0 : 1;
-        if (missing > J) break;  // longer windows from s miss at least as many
+        const uint32_t present = racked >> (s - 1) & ((1u << len) - 1);
+        if (len - popcount32(present) > J) break;  // longer windows from s miss at least as many
         // Subsets of the present tiles kept as tiles (the rest of the window takes jokers).
         for (uint32_t keep = present;; keep = (keep - 1) & present) {
           const int jokers = len - popcount32(keep);

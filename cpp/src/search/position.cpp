@@ -314,8 +314,9 @@ void prepare(Input& in) {
 }
 
 
-// Sets the objective's weights of rack tiles and rack jokers, by number.
-void set_weights(Input& in, Objective obj, int joker_penalty) {
+// Sets the objective's weights of rack tiles and rack jokers, by number (of a mirrored position: each number n of
+// 1..N weighs what number N + 1 - n does).
+void set_weights(Input& in, Objective obj, int joker_penalty, bool mirrored) {
   for (int64_t n = 0; n < kByNumber; ++n) {
     switch (obj) {
       case Objective::Tiles:
@@ -329,6 +330,10 @@ void set_weights(Input& in, Objective obj, int joker_penalty) {
         in.joker_weight[n] = joker_penalty * kUnit + 1;
         break;
     }
+  }
+  if (mirrored) {
+    std::reverse(in.rack_weight + 1, in.rack_weight + in.p.numbers + 1);
+    std::reverse(in.joker_weight + 1, in.joker_weight + in.p.numbers + 1);
   }
 }
 

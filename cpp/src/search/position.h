@@ -79,8 +79,9 @@ constexpr int64_t kUnit = int64_t{1} << 20;
 void prepare(Input& in);
 // Returns an upper bound of the score any legal end can reach (before the sweep starts).
 inline int64_t root_bound(const Input& in) { return in.tiles_bound[0] + in.rack_jokers * in.joker_weight_max; }
-// Sets the objective's weights of rack tiles and rack jokers.
-void set_weights(Input& in, Objective obj, int joker_penalty);
+// Sets the objective's weights of rack tiles and rack jokers (`mirrored`: of a position whose numbers are read
+// from the top down, see search_position in deepening.cpp; in.p must be set).
+void set_weights(Input& in, Objective obj, int joker_penalty, bool mirrored = false);
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p);
 // Sets how runs are described (Mode) from the input's jokers and rules.
