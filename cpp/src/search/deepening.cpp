@@ -163,32 +163,6 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
   }
 }
 
-// Returns s with every number n read as N + 1 - n.
-TileSet mirrored(const TileSet& s, int N) {
-  TileSet m;
-  m.jokers = s.jokers;
-  for (int c = 0; c < kMaxColours; ++c) {
-    // (a colour's counts are its word's nibbles, number n at nibble n - 1: the nibbles reversed, then shifted down)
-    uint64_t w = __builtin_bswap64(s.w[c]);
-    w = (w & 0x0F0F0F0F0F0F0F0FULL) << 4 | (w >> 4 & 0x0F0F0F0F0F0F0F0FULL);
-    m.w[c] = w >> (4 * (kMaxNumbers - N));
-  }
-  return m;
-}
-
-// Returns m with every number n read as N + 1 - n (a run's slots reversed).
-Meld mirrored(const Meld& m, int N) {
-  Meld r = m;
-  if (m.kind == MeldKind::Group) {
-    r.number = N + 1 - m.number;
-    return r;
-  }
-  r.number = N + 2 - m.number - m.length;
-  r.joker_slots = 0;
-  for (int i = 0; i < m.length; ++i) r.joker_slots |= (m.joker_slots >> i & 1) << (m.length - 1 - i);
-  return r;
-}
-
 // Returns true when a position is searched mirrored, its numbers read from the top down (N + 1 - n for n). Nodes
 // are dropped by what the rack tiles after them can still add, so the arrangements of the table that a sweep builds
 // before it meets the rack's tiles are all kept; a table joker is met there too (a joker option that retrieves it
@@ -229,8 +203,7 @@ bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, cons
     table_sum = rules.p.numbers + 1;
     table_count = 2;
   }
-  // (met_sum / met_count >= table_sum / table_count + 1/2)
-  return 2 * met_sum * table_count >= (2 * table_sum + table_count) * met_count;
+  return lies_high(met_sum, met_count, table_sum, table_count);
 }
 
 // Finds the best play of a position (its table's melds, none when only its tiles are known), searched as it is or

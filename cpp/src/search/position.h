@@ -82,6 +82,16 @@ inline int64_t root_bound(const Input& in) { return in.tiles_bound[0] + in.rack_
 // Sets the objective's weights of rack tiles and rack jokers (`mirrored`: of a position whose numbers are read
 // from the top down, see search_position in deepening.cpp; in.p must be set).
 void set_weights(Input& in, Objective obj, int joker_penalty, bool mirrored = false);
+// Returns s with every number n read as N + 1 - n (N: the rules' numbers; s holds no number above N).
+TileSet mirrored(const TileSet& s, int N);
+// Returns m with every number n read as N + 1 - n (a run's slots reversed).
+Meld mirrored(const Meld& m, int N);
+// Returns true when the mean number of some tiles (sum / count, count > 0) is at least half a number above the mean of
+// others (their_sum / their_count, their_count > 0): where a search that sweeps the numbers is better run from the top
+// down (solve's sweep_down, can_arrange's).
+inline bool lies_high(int64_t sum, int64_t count, int64_t their_sum, int64_t their_count) {
+  return 2 * sum * their_count >= (2 * their_sum + their_count) * count;
+}
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p);
 // Sets how runs are described (Mode) from the input's jokers and rules.
