@@ -554,17 +554,16 @@ bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, size
 // when they do not, the rack's few tiles are why: the search up the numbers builds every arrangement of the table
 // below the rack's tiles before it meets them, and each of those leads nowhere. So the tiles are searched mirrored
 // (every number n read as N + 1 - n: a run is a run and a group a group, so the answer is the same) when the rack's
-// numbered tiles lie clearly higher than the table's (their mean at least half a number higher), as solve() does.
+// numbered tiles lie above the table's (search::lies_high), as solve() decides.
 bool can_arrange(const TileSet& table, const TileSet& rack, const Params& p, SearchStats* stats, size_t node_limit,
                  ArrangeGuides* guides) {
   if (!search_supported(p) || !sum_fits(table, rack)) return false;
   const TileSet all = sum(table, rack);
-  const int64_t rack_count = rack.size() - rack.jokers;
-  const int64_t table_count = table.size() - table.jokers;
-  // (a table without numbered tiles: the middle number; the mirror needs every tile within the rules' numbers)
-  const bool down = rack_count > 0 && fits_rules(all, p) &&
-                    search::lies_high(rack.value(0), rack_count, table_count > 0 ? table.value(0) : p.numbers + 1,
-                                      table_count > 0 ? table_count : 2);
+  int64_t rack_by_number[search::kByNumber] = {}, table_by_number[search::kByNumber] = {};
+  search::add_by_number(rack_by_number, rack, p);
+  search::add_by_number(table_by_number, table, p);
+  // (the mirror needs every tile within the rules' numbers)
+  const bool down = fits_rules(all, p) && search::lies_high(rack_by_number, table_by_number, p.numbers);
   return down ? arrange_into(search::mirrored(all, p.numbers), p, nullptr, stats, node_limit, guides, true)
               : arrange_into(all, p, nullptr, stats, node_limit, guides);
 }

@@ -167,43 +167,24 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
 // are dropped by what the rack tiles after them can still add, so the arrangements of the table that a sweep builds
 // before it meets the rack's tiles are all kept; a table joker is met there too (a joker option that retrieves it
 // forces its replacing tile onto the table at its number, and frees a joker). So the sweep goes down from N when
-// the numbers of the rack's tiles and of the table's jokers lie clearly higher than those of the table's tiles
-// (their mean at least half a number higher), else up from 1. (Where the means are closer, neither way is cheaper on
-// the whole.) Only a position without rack jokers (whose value the contract counts
-// at the highest numbers a free joker stands for, which the sweep finds by placing jokers in rising numbers; a free
-// table joker scores nothing, wherever it stands) and without an opening to reach (whose value the sweep sums as it
-// goes).
+// the rack's tiles and the table's jokers lie above the table's numbered tiles (lies_high), else up from 1. Only a
+// position without rack jokers (whose value the contract counts at the highest numbers a free joker stands for,
+// which the sweep finds by placing jokers in rising numbers; a free table joker scores nothing, wherever it stands)
+// and without an opening to reach (whose value the sweep sums as it goes).
 bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
                 const SearchRules& rules, bool opened) {
   if (rack.jokers > 0 || (!opened && rules.opening_threshold > 0)) return false;
-  int64_t met_sum = rack.value(0), met_count = rack.size();  // the rack's tiles and the table's jokers
-  int64_t table_sum = 0, table_count = 0;                    // the table's numbered tiles
-  for (const Meld& m : table) {
+  int64_t met[kByNumber] = {}, tabled[kByNumber] = {};  // the rack's tiles and the table's jokers; its tiles
+  add_by_number(met, rack, rules.p);
+  add_by_number(tabled, table_tiles, rules.p);
+  for (const Meld& m : table) {  // (a table known only as its tiles: no joker's number is known)
     if (m.kind == MeldKind::Group) {
-      const int real = popcount32(m.colours);
-      table_sum += real * m.number;
-      table_count += real;
-      met_sum += (m.length - real) * m.number;
-      met_count += m.length - real;
+      met[m.number] += m.length - popcount32(m.colours);
       continue;
     }
-    int jokers_sum = 0;
-    for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) jokers_sum += m.number + __builtin_ctz(slots);
-    const int jokers = popcount32(m.joker_slots);
-    table_sum += m.length * m.number + m.length * (m.length - 1) / 2 - jokers_sum;
-    table_count += m.length - jokers;
-    met_sum += jokers_sum;
-    met_count += jokers;
+    for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) ++met[m.number + __builtin_ctz(slots)];
   }
-  if (table.empty()) {  // (a table known only as its tiles: no joker's number is known)
-    table_sum = table_tiles.value(0);
-    table_count = table_tiles.size() - table_tiles.jokers;
-  }
-  if (table_count == 0) {  // (no numbered tile on the table: the middle number)
-    table_sum = rules.p.numbers + 1;
-    table_count = 2;
-  }
-  return lies_high(met_sum, met_count, table_sum, table_count);
+  return lies_high(met, tabled, rules.p.numbers);
 }
 
 // Finds the best play of a position (its table's melds, none when only its tiles are known), searched as it is or

@@ -363,6 +363,30 @@ Meld mirrored(const Meld& m, int N) {
   return r;
 }
 
+// Returns true when `met` lies above `tabled` in more pairs than below (position.h).
+bool lies_high(const int64_t (&met)[kByNumber], const int64_t (&tabled)[kByNumber], int N) {
+  int64_t under = 0, total = 0;  // (the tabled tiles under n, all of them)
+  for (int n = 1; n <= N; ++n) total += tabled[n];
+  int64_t above = 0, below = 0;
+  for (int n = 1; n <= N; ++n) {
+    if (total == 0) {  // (against one tile at the middle number)
+      above += 2 * n > N + 1 ? met[n] : 0;
+      below += 2 * n < N + 1 ? met[n] : 0;
+    }
+    above += met[n] * under;
+    below += met[n] * (total - under - tabled[n]);
+    under += tabled[n];
+  }
+  return above > below;
+}
+
+// Adds a multiset's numbered tiles to counts by number.
+void add_by_number(int64_t (&dst)[kByNumber], const TileSet& s, const Params& p) {
+  for (int c = 0; c < p.colours; ++c) {
+    for (int n = 1; n <= p.numbers; ++n) dst[n] += s.at(c, n);
+  }
+}
+
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
