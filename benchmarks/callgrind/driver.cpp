@@ -7,7 +7,8 @@
 // In plays mode a position's B line (dump_hard_plays.py) names the plays whose tables to build: every play's key
 // and tiles count, and those plays' tables; without one every play is built.
 // arrange splits the table and rack together, then the table alone; arrange-table only the table; can-arrange asks
-// only whether the table and rack together split (the hard bot's threat checks: dump_can_arrange.py), and
+// only whether the table and rack together split (the hard bot's threat checks: dump_can_arrange.py, whose S line
+// names the sampled rack among the R line's tiles, the rest being the candidate play's, added to the table), and
 // can-arrange-guided the same with ArrangeGuides kept through the checks of one table, as the hard bot keeps them.
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,7 @@ struct Position {
   TileSet rack;
   bool some = false;          // a B line names the plays to build (plays mode; without one, every play is built)
   std::vector<size_t> build;  // (the plays a hard bot read: dump_hard_plays.py)
+  TileSet hidden;             // an S line's tiles: the sampled rack among the R line's (dump_can_arrange.py)
 };
 
 // Returns the positions of a file (blocks of a P line, T lines and an R line).
@@ -66,6 +68,8 @@ std::vector<Position> read_positions(const char* path) {
       out.back().table.push_back(m);
     } else if (tag == "R") {
       for (int c; ls >> c;) out.back().rack.add(c);
+    } else if (tag == "S") {
+      for (int c; ls >> c;) out.back().hidden.add(c);
     } else if (tag == "B") {
       out.back().some = true;
       for (size_t i; ls >> i;) out.back().build.push_back(i);
@@ -133,12 +137,14 @@ int main(int argc, char** argv) {
         }
       }
     } else if (mode == "can-arrange" || mode == "can-arrange-guided") {
-      TileSet all = p.rack;
-      for (const Meld& m : p.table) all = sum(all, m.tiles());
+      // (as the hard bot asks: the table with the candidate play's tiles, and the sampled rack)
+      TileSet table = difference(p.rack, p.hidden);
+      for (const Meld& m : p.table) table = sum(table, m.tiles());
       // (guided: as the hard bot, guides kept through the checks of one table, made anew for the next)
       if (mode == "can-arrange-guided" && !same_table(p.table, last_table)) guides = ArrangeGuides();
       last_table = p.table;
-      const bool ok = can_arrange(all, p.rules.p, &stats, 0, mode == "can-arrange-guided" ? &guides : nullptr);
+      const bool ok =
+          can_arrange(table, p.hidden, p.rules.p, &stats, 0, mode == "can-arrange-guided" ? &guides : nullptr);
       found += ok ? 1 : 0;
       h = h * 1000003 + (ok ? 2 : 1);
     } else if (mode == "arrange" || mode == "arrange-table") {

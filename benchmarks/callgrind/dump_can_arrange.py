@@ -5,8 +5,8 @@ driver's ``can-arrange`` mode.
 
 Each check is a block of the driver's format: a ``P`` line, a ``T`` line per meld of the table the bot saw (its tile
 codes in slot order) and an ``R`` line holding the tiles the check adds to it (the candidate play's tiles and the
-sampled rack), then an ``S`` line with the sampled rack alone (the driver skips it): can_arrange asks about the sum of
-the ``T`` and ``R`` tiles. The games are classic 4-player games of hard bots.
+sampled rack), then an ``S`` line with the sampled rack alone: can_arrange asks about the sum of the ``T`` and ``R``
+tiles, the sampled rack apart (it decides which way the search goes). The games are classic 4-player games of hard bots.
 """
 
 from __future__ import annotations

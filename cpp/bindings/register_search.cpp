@@ -292,7 +292,8 @@ bool checked_arrange(const TileSet& tiles, const TileSet& more, const Params& p,
   bool ok;
   {
     py::gil_scoped_release release;
-    ok = out != nullptr ? arrange(all, p, *out, &stats, node_limit) : can_arrange(all, p, &stats, node_limit, guides);
+    ok = out != nullptr ? arrange(all, p, *out, &stats, node_limit)
+                        : can_arrange(tiles, more, p, &stats, node_limit, guides);
   }
   if (stats.limited != 0) require_within_limit(stats, node_limit, "arrange of " + quoted(tiles_text(all)));
   return ok;
@@ -480,9 +481,9 @@ void bind_results(py::module_& m) {
 
   py::class_<ArrangeGuides>(
       m, "ArrangeGuides",
-      "The last arrangements can_arrange found with it (up to 16), which a later can_arrange of a similar multiset "
-      "follows first: checks of tile sets that differ by a few tiles take fewer states. Only the order of the search "
-      "changes, never its answer.\n\n"
+      "The last arrangements can_arrange found with it (up to 16 of each direction it searches), which a later "
+      "can_arrange of a similar multiset, searched the same way, follows first: checks of tile sets that differ by a "
+      "few tiles take fewer states. Only the order of the search changes, never its answer.\n\n"
       ">>> g = ArrangeGuides()\n"
       ">>> p = Params()\n"
       ">>> can_arrange(TileSet([0, 1, 2]), TileSet([3]), p, guides=g)[0]\n"
@@ -593,9 +594,11 @@ void register_search(py::module_& m) {
       py::arg("tiles"), py::arg("more"), py::arg("params"), py::arg("limit") = py::none(),
       py::arg("guides") = py::none(),
       "Whether `tiles` and `more` together split into valid melds, and the search states it took: arrange's answer "
-      "without building the melds; SearchLimitError past `limit` states in a run. With `guides` (ArrangeGuides), the "
-      "search tries first the steps of the nearest arrangement they hold, and keeps the one it finds: the answer is "
-      "the same, the states it takes depend on what they held.");
+      "without building the melds; SearchLimitError past `limit` states in a run. When the numbers of `more` (a "
+      "rack) lie higher than those of `tiles` (a table), the search goes from the top number down: the answer is the "
+      "same, the states differ. With `guides` (ArrangeGuides), the search tries first the steps of the nearest "
+      "arrangement they hold (of a search the same way), and keeps the one it finds: the answer is the same, the "
+      "states it takes depend on what they held.");
 
   m.def(
       "solve",

@@ -248,7 +248,7 @@ class SolveResult:
         """
 class ArrangeGuides:
     """
-    The last arrangements can_arrange found with it (up to 16), which a later can_arrange of a similar multiset follows first: checks of tile sets that differ by a few tiles take fewer states. Only the order of the search changes, never its answer.
+    The last arrangements can_arrange found with it (up to 16 of each direction it searches), which a later can_arrange of a similar multiset, searched the same way, follows first: checks of tile sets that differ by a few tiles take fewer states. Only the order of the search changes, never its answer.
     
     >>> g = ArrangeGuides()
     >>> p = Params()
@@ -358,7 +358,7 @@ def best_meld_value(tiles: TileSet, params: Params) -> int:
     """
 def can_arrange(tiles: TileSet, more: TileSet, params: Params, limit: int | None = None, guides: ArrangeGuides | None = None) -> tuple[bool, int]:
     """
-    Whether `tiles` and `more` together split into valid melds, and the search states it took: arrange's answer without building the melds; SearchLimitError past `limit` states in a run. With `guides` (ArrangeGuides), the search tries first the steps of the nearest arrangement they hold, and keeps the one it finds: the answer is the same, the states it takes depend on what they held.
+    Whether `tiles` and `more` together split into valid melds, and the search states it took: arrange's answer without building the melds; SearchLimitError past `limit` states in a run. When the numbers of `more` (a rack) lie higher than those of `tiles` (a table), the search goes from the top number down: the answer is the same, the states differ. With `guides` (ArrangeGuides), the search tries first the steps of the nearest arrangement they hold (of a search the same way), and keeps the one it finds: the answer is the same, the states it takes depend on what they held.
     """
 def check_position(table: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rack: TileSet, rules: SearchRules, limit: int | None = None) -> None:
     """

@@ -15,21 +15,34 @@ from rummikub.tiles import core_of
 from tests.helpers.positions import make_position
 
 
+def mirrored(tiles: _core.TileSet, numbers: int) -> _core.TileSet:
+    """The tiles with every number n read as ``numbers + 1 - n`` (a run is a run, a group a group)."""
+    m = _core.MAX_NUMBERS
+    return _core.TileSet([c if c == _core.JOKER else c // m * m + numbers - 1 - c % m for c in tiles.codes()])
+
+
 def test_agrees_with_arrange_on_threat_checks() -> None:
-    """A valid table plus a few tiles drawn from the rest: the same answer and the same search states as
-    ``arrange`` of the two together, whichever part holds which tiles; both answers occur."""
+    """A valid table plus a few tiles drawn from the rest: the same answer as ``arrange`` of the two together, and
+    the same search states as ``arrange`` of them, or of their mirror when the second part's tiles lie higher,
+    whichever part holds which tiles; both answers and both directions occur."""
     rules = RuleSet()
     answers = set()
+    directions = set()
     for seed in range(30):
         pos = make_position(seed, rules, table_tiles=(24, 40), table_jokers=seed % 3, rack_size=14, label="threat")
         table = core_of(pos.table.tiles())
         extra = core_of(TileSet(random.Random(seed).sample(list(pos.rack.tiles()), 1 + seed % 4)))
         whole = _core.arrange(table.sum(extra), rules.params)
-        want = (whole.table is not None, whole.stats.states)
-        assert _core.can_arrange(table, extra, rules.params) == want
-        assert _core.can_arrange(extra, table, rules.params) == want
-        answers.add(want[0])
+        down = _core.arrange(mirrored(table.sum(extra), rules.params.numbers), rules.params)
+        found = whole.table is not None
+        assert (down.table is not None) == found
+        for a, b in ((table, extra), (extra, table)):
+            got = _core.can_arrange(a, b, rules.params)
+            assert got in ((found, whole.stats.states), (found, down.stats.states))
+            directions.add(got[1] == down.stats.states and got[1] != whole.stats.states)
+        answers.add(found)
     assert answers == {True, False}
+    assert directions == {True, False}
 
 
 def test_small_cases() -> None:

@@ -60,8 +60,8 @@ constexpr std::size_t kSearchBytesPerNode = 256;
 // search holding more nodes than that (or their bytes, see solve) stops: false, with stats->limited set.
 bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, SearchStats* stats,
              std::size_t node_limit = 0);
-// The paths to the last legal ends can_arrange found with it (up to 16), which a later search of a similar multiset
-// tries first, step by step. Only the order of the search changes, never its answer, but the states it counts
+// The paths to the last legal ends can_arrange found with it (up to 16 of each direction it searches), which a later
+// search of a similar multiset, the same way, tries first, step by step. Only the order of the search changes, never its answer, but the states it counts
 // depend on what the guides hold. (Threads may share them: a search holds them while it runs, so searches sharing
 // one object wait for each other.)
 class ArrangeGuides {
@@ -82,6 +82,11 @@ class ArrangeGuides {
 // end it finds joins them.
 bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, std::size_t node_limit = 0,
                  ArrangeGuides* guides = nullptr);
+// Whether a table's tiles and a rack's split into valid melds together: can_arrange of their sum, the same answer.
+// When the rack's tiles lie higher than the table's, the search goes down the numbers from the top (the states it
+// counts differ; guides keep the paths of each direction apart).
+bool can_arrange(const TileSet& table, const TileSet& rack, const Params& p, SearchStats* stats,
+                 std::size_t node_limit = 0, ArrangeGuides* guides = nullptr);
 
 // Finds the best legal play; returns false when no rack tile can be played. With node_limit > 0, a
 // programme run holding more nodes than that, or more than 256 bytes of layers a node of the limit, stops the

@@ -13,10 +13,12 @@
 namespace rummikub {
 
 // The paths to legal ends that can_arrange found (search.h): for each, the multiset it arranged and the state at
-// each depth; the entry last used goes last when a new path needs room.
+// each depth; the entry last used goes last when a new path needs room. The paths of searches up from number 1 and
+// those of mirrored searches (down from N, their multisets read mirrored) are kept apart: a path guides only a search
+// of its own direction.
 struct ArrangeGuides::Impl {
-  // The paths kept. (Each is about 3 KB under the standard rules; more than a few dozen would cost more to
-  // compare than they save.)
+  // The paths kept of each direction. (Each is about 3 KB under the standard rules; more than a few dozen would cost
+  // more to compare than they save.)
   static constexpr size_t kKept = 16;
   struct Entry {
     Params p;
@@ -25,7 +27,7 @@ struct ArrangeGuides::Impl {
     std::vector<search::State> path;
     uint64_t used = 0;
   };
-  std::vector<Entry> entries;
+  std::vector<Entry> entries[2];  // (of searches up, and of mirrored searches)
   uint64_t clock = 0;
   std::mutex lock;  // (held by a search while it reads and adds)
 
@@ -42,12 +44,12 @@ struct ArrangeGuides::Impl {
   // entry's multiset is the input's. The distance adds each tile's difference in count, weighted by the square
   // of the numbers after it: the search goes up the numbers, so a path that differs only near the top guides
   // most of it.
-  // (mine: the input's counts by number, which it sets.)
-  Entry* nearest(const search::Input& in, size_t depth, bool& same, uint32_t (&mine)[search::kByNumber]) {
+  // (mine: the input's counts by number, which it sets; down: the input is a mirrored search's.)
+  Entry* nearest(const search::Input& in, size_t depth, bool& same, uint32_t (&mine)[search::kByNumber], bool down) {
     Entry* best = nullptr;
     int best_d = INT32_MAX;
     by_number(in, mine);
-    for (Entry& e : entries) {
+    for (Entry& e : entries[down]) {
       if (e.path.size() != depth + 1 || e.p != in.p) continue;
       int d = std::abs(e.jokers - in.table_jokers);
       // (the heaviest numbers first; every term is at least 0: an entry already as far as the best one stops, it
@@ -68,15 +70,16 @@ struct ArrangeGuides::Impl {
     return best;
   }
   // Keeps the path to a legal end of the input (`same`: the entry of the input's multiset, or nullptr; mine: the
-  // input's counts by number, as nearest() set them).
+  // input's counts by number, as nearest() set them; down: the input is a mirrored search's).
   void keep(const search::Input& in, Entry* same, const uint32_t (&mine)[search::kByNumber], search::Node* const* path,
-            size_t depth) {
+            size_t depth, bool down) {
+    std::vector<Entry>& kept = entries[down];
     Entry* e = same;
-    if (e == nullptr && entries.size() < kKept) {
-      e = &entries.emplace_back();
+    if (e == nullptr && kept.size() < kKept) {
+      e = &kept.emplace_back();
     } else if (e == nullptr) {
-      e = &entries.front();
-      for (Entry& f : entries) {
+      e = &kept.front();
+      for (Entry& f : kept) {
         if (f.used < e->used) e = &f;
       }
     }
@@ -184,7 +187,7 @@ size_t remember_dead_end(DeadEnds& dead, const Node& x, size_t at) {
 }  // namespace
 
 // Finds one legal end of a table-only input depth first (see programme.h).
-bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
+bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides, bool down) {
   assert(in_.table_only);
   const int C = in_.p.colours;
   const size_t depth = start();
@@ -263,7 +266,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
   uint32_t counts[kByNumber];  // (the input's by number, for the guides)
   if (guides != nullptr) {
     hold = std::unique_lock<std::mutex>(guides->lock);
-    near = guides->nearest(in_, depth, same, counts);
+    near = guides->nearest(in_, depth, same, counts, down);
   }
   const bool guided = near != nullptr;
   for (size_t k = 0; k < depth && guided; ++k) steps[k].guide = near->path.data() + k;
@@ -463,7 +466,7 @@ bool Programme::run_depth_first(size_t budget, ArrangeGuides::Impl* guides) {
     found = go(go, steps);
   }
   found = found && !gave_up;
-  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, counts, path, depth);
+  if (found && guides != nullptr) guides->keep(in_, same ? near : nullptr, counts, path, depth, down);
   last_ = depth;
   if (!found) layers_[last_].nodes.clear();
   if (stats_ != nullptr) ++stats_->runs;
@@ -489,9 +492,10 @@ namespace {
 
 // Partitions all of `tiles` into valid melds, written to `out` unless it is null (then only whether a partition
 // exists is found: no melds are rebuilt).
-// With `guides` (only whether a partition exists is asked), the depth-first search is guided by them.
+// With `guides` (only whether a partition exists is asked), the depth-first search is guided by them: by their paths
+// of mirrored searches when `down` (the tiles are a multiset read mirrored).
 bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out, SearchStats* stats,
-                  size_t node_limit, ArrangeGuides* guides = nullptr) {
+                  size_t node_limit, ArrangeGuides* guides = nullptr, bool down = false) {
   search::SearchScratch& scratch = search::thread_scratch();
   scratch.trim();
   if (out != nullptr) out->clear();
@@ -513,7 +517,7 @@ bool arrange_into(const TileSet& tiles, const Params& p, std::vector<Meld>* out,
   if (out != nullptr) out->reserve(static_cast<size_t>(tiles.size() / 3));  // (every meld holds 3 tiles or more)
   {
     Programme prog(in, scratch, stats);
-    if (prog.run_depth_first(kDepthFirstBudget, guides != nullptr ? &guides->impl() : nullptr)) {
+    if (prog.run_depth_first(kDepthFirstBudget, guides != nullptr ? &guides->impl() : nullptr, down)) {
       // (its one final, if any, is node 0 of the last layer: no list of finals is made)
       if (prog.held_final() == 0) return false;
       if (out != nullptr) prog.rebuild(0, *out, played, value);
@@ -544,6 +548,24 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
 // Whether all of `tiles` split into valid melds (search.h).
 bool can_arrange(const TileSet& tiles, const Params& p, SearchStats* stats, size_t node_limit, ArrangeGuides* guides) {
   return arrange_into(tiles, p, nullptr, stats, node_limit, guides);
+}
+
+// Whether a table's tiles and a rack's split into valid melds together (search.h). A table splits on its own, so
+// when they do not, the rack's few tiles are why: the search up the numbers builds every arrangement of the table
+// below the rack's tiles before it meets them, and each of those leads nowhere. So the tiles are searched mirrored
+// (every number n read as N + 1 - n: a run is a run and a group a group, so the answer is the same) when the rack's
+// numbered tiles lie above the table's (search::lies_high), as solve() decides.
+bool can_arrange(const TileSet& table, const TileSet& rack, const Params& p, SearchStats* stats, size_t node_limit,
+                 ArrangeGuides* guides) {
+  if (!search_supported(p) || !sum_fits(table, rack)) return false;
+  const TileSet all = sum(table, rack);
+  int64_t rack_by_number[search::kByNumber] = {}, table_by_number[search::kByNumber] = {};
+  search::add_by_number(rack_by_number, rack, p);
+  search::add_by_number(table_by_number, table, p);
+  // (the mirror needs every tile within the rules' numbers)
+  const bool down = fits_rules(all, p) && search::lies_high(rack_by_number, table_by_number, p.numbers);
+  return down ? arrange_into(search::mirrored(all, p.numbers), p, nullptr, stats, node_limit, guides, true)
+              : arrange_into(all, p, nullptr, stats, node_limit, guides);
 }
 
 }  // namespace rummikub

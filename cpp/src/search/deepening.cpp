@@ -163,52 +163,20 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
   }
 }
 
-// Returns s with every number n read as N + 1 - n.
-TileSet mirrored(const TileSet& s, int N) {
-  TileSet m;
-  m.jokers = s.jokers;
-  for (int c = 0; c < kMaxColours; ++c) {
-    // (a colour's counts are its word's nibbles, number n at nibble n - 1: the nibbles reversed, then shifted down)
-    uint64_t w = __builtin_bswap64(s.w[c]);
-    w = (w & 0x0F0F0F0F0F0F0F0FULL) << 4 | (w >> 4 & 0x0F0F0F0F0F0F0F0FULL);
-    m.w[c] = w >> (4 * (kMaxNumbers - N));
-  }
-  return m;
-}
-
-// Returns m with every number n read as N + 1 - n (a run's slots reversed).
-Meld mirrored(const Meld& m, int N) {
-  Meld r = m;
-  if (m.kind == MeldKind::Group) {
-    r.number = N + 1 - m.number;
-    return r;
-  }
-  r.number = N + 2 - m.number - m.length;
-  r.joker_slots = 0;
-  for (int i = 0; i < m.length; ++i) r.joker_slots |= (m.joker_slots >> i & 1) << (m.length - 1 - i);
-  return r;
-}
-
 // Returns true when a position is searched mirrored, its numbers read from the top down (N + 1 - n for n). Nodes
 // are dropped by what the rack tiles after them can still add, so the arrangements of the table that a sweep builds
 // before it meets the rack's tiles are all kept; a table joker is met there too (a joker option that retrieves it
 // forces its replacing tile onto the table at its number, and frees a joker). So the sweep goes down from N when
-// the rack's tiles and the table's jokers lie above the table's numbered tiles in more pairs (one of each) than
-// below them, else up from 1. Only a
+// the rack's tiles and the table's jokers lie above the table's numbered tiles (lies_high), else up from 1. Only a
 // position without rack jokers (whose value the contract counts at the highest numbers a free joker stands for,
 // which the sweep finds by placing jokers in rising numbers; a free table joker scores nothing, wherever it stands)
 // and without an opening to reach (whose value the sweep sums as it goes).
 bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, const TileSet& rack,
                 const SearchRules& rules, bool opened) {
   if (rack.jokers > 0 || (!opened && rules.opening_threshold > 0)) return false;
-  const int N = rules.p.numbers;
-  int64_t tabled[kMaxNumbers + 1] = {}, met[kMaxNumbers + 1] = {};  // by number: the table's tiles, the rack's
-  for (int c = 0; c < rules.p.colours; ++c) {                         // tiles and the table's jokers
-    for (int n = 1; n <= N; ++n) {
-      tabled[n] += table_tiles.at(c, n);
-      met[n] += rack.at(c, n);
-    }
-  }
+  int64_t met[kByNumber] = {}, tabled[kByNumber] = {};  // the rack's tiles and the table's jokers; its tiles
+  add_by_number(met, rack, rules.p);
+  add_by_number(tabled, table_tiles, rules.p);
   for (const Meld& m : table) {  // (a table known only as its tiles: no joker's number is known)
     if (m.kind == MeldKind::Group) {
       met[m.number] += m.length - popcount32(m.colours);
@@ -216,19 +184,7 @@ bool sweep_down(const std::vector<Meld>& table, const TileSet& table_tiles, cons
     }
     for (uint32_t slots = m.joker_slots; slots != 0; slots &= slots - 1) ++met[m.number + __builtin_ctz(slots)];
   }
-  int64_t under = 0, total = 0;  // (the table's tiles under n, all of them)
-  for (int n = 1; n <= N; ++n) total += tabled[n];
-  int64_t above = 0, below = 0;
-  for (int n = 1; n <= N; ++n) {
-    if (total == 0) {  // (no numbered tile on the table: against one at the middle number)
-      above += 2 * n > N + 1 ? met[n] : 0;
-      below += 2 * n < N + 1 ? met[n] : 0;
-    }
-    above += met[n] * under;
-    below += met[n] * (total - under - tabled[n]);
-    under += tabled[n];
-  }
-  return above > below;
+  return lies_high(met, tabled, rules.p.numbers);
 }
 
 // Finds the best play of a position (its table's melds, none when only its tiles are known), searched as it is or

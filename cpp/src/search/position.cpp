@@ -337,6 +337,56 @@ void set_weights(Input& in, Objective obj, int joker_penalty, bool mirrored) {
   }
 }
 
+// Returns s with every number n read as N + 1 - n.
+TileSet mirrored(const TileSet& s, int N) {
+  TileSet m;
+  m.jokers = s.jokers;
+  for (int c = 0; c < kMaxColours; ++c) {
+    // (a colour's counts are its word's nibbles, number n at nibble n - 1: the nibbles reversed, then shifted down)
+    uint64_t w = __builtin_bswap64(s.w[c]);
+    w = (w & 0x0F0F0F0F0F0F0F0FULL) << 4 | (w >> 4 & 0x0F0F0F0F0F0F0F0FULL);
+    m.w[c] = w >> (4 * (kMaxNumbers - N));
+  }
+  return m;
+}
+
+// Returns m with every number n read as N + 1 - n (a run's slots reversed).
+Meld mirrored(const Meld& m, int N) {
+  Meld r = m;
+  if (m.kind == MeldKind::Group) {
+    r.number = N + 1 - m.number;
+    return r;
+  }
+  r.number = N + 2 - m.number - m.length;
+  r.joker_slots = 0;
+  for (int i = 0; i < m.length; ++i) r.joker_slots |= (m.joker_slots >> i & 1) << (m.length - 1 - i);
+  return r;
+}
+
+// Returns true when `met` lies above `tabled` in more pairs than below (position.h).
+bool lies_high(const int64_t (&met)[kByNumber], const int64_t (&tabled)[kByNumber], int N) {
+  int64_t under = 0, total = 0;  // (the tabled tiles under n, all of them)
+  for (int n = 1; n <= N; ++n) total += tabled[n];
+  int64_t above = 0, below = 0;
+  for (int n = 1; n <= N; ++n) {
+    if (total == 0) {  // (against one tile at the middle number)
+      above += 2 * n > N + 1 ? met[n] : 0;
+      below += 2 * n < N + 1 ? met[n] : 0;
+    }
+    above += met[n] * under;
+    below += met[n] * (total - under - tabled[n]);
+    under += tabled[n];
+  }
+  return above > below;
+}
+
+// Adds a multiset's numbered tiles to counts by number.
+void add_by_number(int64_t (&dst)[kByNumber], const TileSet& s, const Params& p) {
+  for (int c = 0; c < p.colours; ++c) {
+    for (int n = 1; n <= p.numbers; ++n) dst[n] += s.at(c, n);
+  }
+}
+
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

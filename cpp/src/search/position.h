@@ -82,6 +82,17 @@ inline int64_t root_bound(const Input& in) { return in.tiles_bound[0] + in.rack_
 // Sets the objective's weights of rack tiles and rack jokers (`mirrored`: of a position whose numbers are read
 // from the top down, see search_position in deepening.cpp; in.p must be set).
 void set_weights(Input& in, Objective obj, int joker_penalty, bool mirrored = false);
+// Returns s with every number n read as N + 1 - n (N: the rules' numbers; s holds no number above N).
+TileSet mirrored(const TileSet& s, int N);
+// Returns m with every number n read as N + 1 - n (a run's slots reversed).
+Meld mirrored(const Meld& m, int N);
+// Returns true when some tiles (`met`, counts by number) lie above others (`tabled`) in more pairs, one of each,
+// than below them (others without a numbered tile count as one at the middle number): where a search that sweeps
+// the numbers 1..N is better run from the top down (solve's sweep_down, can_arrange's). A rank test rather than a
+// test of means, so that a few tiles far off do not decide it.
+bool lies_high(const int64_t (&met)[kByNumber], const int64_t (&tabled)[kByNumber], int N);
+// Adds a multiset's numbered tiles to counts by number.
+void add_by_number(int64_t (&dst)[kByNumber], const TileSet& s, const Params& p);
 // Adds a multiset's numbered tiles to counts by colour and number.
 void add_tiles(uint8_t dst[kMaxColours][kByNumber], const TileSet& s, const Params& p);
 // Sets how runs are described (Mode) from the input's jokers and rules.

@@ -80,8 +80,9 @@ class Programme {
   // afterwards finals() lists it (or nothing). On a table that can be arranged, the first complete path is
   // usually found with a few hundred expansions, where the sweep would build every state.
   // Gives up after `budget` expansions: returns false, with no finals. With `guides`, tries first the steps of
-  // the nearest path they hold, and adds the path it finds (arrange.cpp).
-  bool run_depth_first(size_t budget = SIZE_MAX, ArrangeGuides::Impl* guides = nullptr);
+  // the nearest path they hold, and adds the path it finds (arrange.cpp): their paths of mirrored searches when
+  // `down` (the input is a multiset read mirrored, every number n as N + 1 - n), else those of searches up.
+  bool run_depth_first(size_t budget = SIZE_MAX, ArrangeGuides::Impl* guides = nullptr, bool down = false);
 
   // Returns the indices of the last layer's nodes that end legally.
   std::vector<size_t> finals() const {
