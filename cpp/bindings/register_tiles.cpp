@@ -225,7 +225,8 @@ void register_tiles(py::module_& m) {
   // random.Random's) exactly the 32-bit words sample draws (rummikub.bots.hard: the threats' sampled racks).
   m.def(
       "sample_tiles",
-      [](const TileSet& population, const std::vector<int>& sizes, const py::typing::Callable<py::int_(int)>& getrandbits) {
+      [](const TileSet& population, const std::vector<int>& sizes,
+         const py::typing::Callable<py::int_(int)>& getrandbits) {
         const std::vector<int> codes = to_codes(population);
         const auto n = static_cast<int64_t>(codes.size());
         int64_t picks = 0;  // still to make
