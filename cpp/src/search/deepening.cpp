@@ -72,14 +72,17 @@ bool best_of(std::vector<Input>& inputs, const std::vector<Meld>& table, bool un
   for (const Input& in : inputs) top_bound = std::max(top_bound, root_bound(in));
   for (int64_t delta = most >= 2 ? 4 : kUnit;; delta = next(delta)) {
     bool open = false;
-    // The open inputs in their order, each with what it can still reach (an input searched already, no more than
-    // what its last run left below its floor).
+    // The open inputs, each with what it can still reach (an input searched already, no more than what its last run
+    // left below its floor).
     order.clear();
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (state[i].closed) continue;
       state[i].bound = progs[i] != nullptr ? progs[i]->bound_left() : root_bound(inputs[i]);
       order.push_back(i);
     }
+    // The highest bounds first (an input that can still reach more is likelier to find the pass's best key, and the
+    // inputs after the one that finds it need only beat it), else in the inputs' order.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return state[a].bound > state[b].bound; });
     // Searches input i at this pass; returns true while it stays open. `waits` is set when the relaxation's best
     // plays all break the rule: the rule's search is then to start from the relaxation's key (rule_from), later.
     bool waits = false;

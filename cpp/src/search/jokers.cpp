@@ -148,8 +148,9 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     return true;
   };
   // The combinations the rack can play, in the order the programme runs take them: keeping every joker is the
-  // cheapest run and gives the others a floor; then the most retrieved jokers first (they most often play the most
-  // tiles, and a high key found early prunes the runs after it); else as listed.
+  // cheapest run and gives the others a floor; then the fewest retrieved jokers first (each freed joker multiplies a
+  // run's states, and in the pass that finds the best key the runs after the one that finds it need only beat it, so
+  // the costliest come last); else as listed.
   struct Combination {
     uint32_t picks;
     int retrieved;
@@ -171,7 +172,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
   }
   std::stable_sort(combinations.begin(), combinations.end(), [](const Combination& a, const Combination& b) {
     const int x = a.retrieved, y = b.retrieved;
-    return (x == 0) != (y == 0) ? x == 0 : x > y;
+    return x < y;
   });
   // Each built in place at the end of `out`, and dropped again when it is listed already (different readings can
   // coincide; equal inputs retrieve as many jokers, so the order above keeps the first of them).
