@@ -28,6 +28,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     int tile;
     bool retrieved;
     int home;
+    uint32_t any = 0;  // a group's joker retrieved as any of these colours (Input::any_group; tile: the first's)
   };
   // A reading of one meld's jokers: the tile each stands for, and whether it stays.
   struct Choice {
@@ -77,7 +78,10 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     Readings& options = per_meld[w];
     options.size = 0;
     // Choose which tiles the k jokers stand for (all for a run; a k-subset of missing colours for a group),
-    // then stay/retrieve for each.
+    // then stay/retrieve for each. A group's only joker, when no other joker reads a tile of its number, is retrieved
+    // as every missing colour at once (Input::any_group): one input, where a reading per colour would make inputs
+    // that differ only in which colour's copy the groups of that number must take, each searched in full.
+    const bool any_reading = allow_retrieval && m.kind != MeldKind::Run && k == 1 && touched[m.number] == 1 && nt > 1;
     for (uint32_t sub = 0; sub < (1u << nt); ++sub) {
       if (popcount32(sub) != k) continue;
       int chosen[kMostJokers];
@@ -87,10 +91,14 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       }
       const uint32_t ways = allow_retrieval ? (1u << k) : 1u;
       for (uint32_t rmask = 0; rmask < ways; ++rmask) {
+        if (any_reading && rmask != 0 && sub != 1) continue;  // (the first colour's reading stands for them all)
         assert(options.size < kMostReadings);
         Choice& ch = options.options[options.size++];
         ch.size = k;
         for (int i = 0; i < k; ++i) ch.jokers[i] = Joker{tiles[chosen[i]], (rmask >> i & 1) != 0, homes[chosen[i]]};
+        if (any_reading && rmask != 0) {
+          for (int i = 0; i < nt; ++i) ch.jokers[0].any |= 1u << tile_colour(tiles[i]);
+        }
       }
     }
     // A group's staying jokers go to groups of its number, where a reading fails only when such a group holds a
@@ -134,6 +142,16 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
         const Joker& j = ch.jokers[k];
         if (!j.retrieved) continue;
         ++retrieved;
+        if (j.any != 0) {  // (a copy of one of its colours, on the rack or, but under replace_from_rack, the table)
+          const int n = tile_number(j.tile);
+          bool some = false;
+          for (int c = 0; c < rules.p.colours; ++c) {
+            if ((j.any >> c & 1) == 0) continue;
+            some |= base.rack[c][n] + (rules.policy == JokerPolicy::ReplaceFromRack ? 0 : base.table[c][n]) > 0;
+          }
+          if (!some) return false;
+          continue;
+        }
         if (need[j.tile]++ == 0) needed[nneeded++] = j.tile;
       }
     }
@@ -186,6 +204,11 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
       for (int k = 0; k < ch.size; ++k) {
         const Joker& j = ch.jokers[k];
         const int c = tile_colour(j.tile), n = tile_number(j.tile);
+        if (j.any != 0) {
+          in.any_group[n] = static_cast<uint8_t>(j.any);
+          in.any_rack_only = rules.policy == JokerPolicy::ReplaceFromRack;
+          continue;
+        }
         Demand& d = in.demand[c][n];
         d.active = 1;
         in.demands = true;
@@ -213,7 +236,8 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     auto same = [&](const Input& o) {
       return o.table_jokers == in.table_jokers && std::memcmp(o.staying, in.staying, sizeof in.staying) == 0 &&
              std::memcmp(o.rack_min, in.rack_min, sizeof in.rack_min) == 0 &&
-             std::memcmp(o.demand, in.demand, sizeof in.demand) == 0;
+             std::memcmp(o.demand, in.demand, sizeof in.demand) == 0 &&
+             std::memcmp(o.any_group, in.any_group, sizeof in.any_group) == 0;
     };
     if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end() - 1, same)) out.pop_back();
   }

@@ -38,6 +38,11 @@ struct Input {
   uint8_t rack_min[kMaxColours][kByNumber] = {};  // rack tiles that must be played
   Demand demand[kMaxColours][kByNumber] = {};     // the homes of the staying jokers and replacing tiles
   bool demands = false;                           // does any tile have a demand?
+  // A group's table joker retrieved, read as every colour its group lacks at once (joker_inputs): the groups of its
+  // number must take a real copy of one of those colours (colours by bit; 0: none), as the reading of each colour
+  // demands of its copy. A rack copy, or a table copy too unless any_rack_only (replace_from_rack).
+  uint8_t any_group[kByNumber] = {};
+  bool any_rack_only = false;
   int table_jokers = 0;                            // free table jokers (must be placed)
   int rack_jokers = 0;                             // rack jokers available
   int rack_jokers_min = 0;                         // rack jokers that must be played

@@ -158,7 +158,8 @@ size_t Programme::shared_guide_layers(const Input& a, const Input& b) {
     // What every step of number n reads: the weights, whether groups can form, and each colour's copies (the
     // group lookahead of the colour steps, members_after_).
     if (a.rack_weight[n] != b.rack_weight[n] || a.joker_weight[n] != b.joker_weight[n] ||
-        a.group_possible[n] != b.group_possible[n]) {
+        a.group_possible[n] != b.group_possible[n] || a.any_group[n] != b.any_group[n] ||
+        (a.any_group[n] != 0 && a.any_rack_only != b.any_rack_only)) {
       return li;
     }
     for (int c = 0; c < C; ++c) {
@@ -192,9 +193,11 @@ const Programme::StepPlan& Programme::step_plan(int n, int c) {
   // Only numbers where some group can form at all offer tiles to groups.
   const int gmax = in_.group_possible[n] ? 7 : 0;
   const bool retrieval_rule = in_.mode.retrieval_rule;
-  // Rack copies that must replace jokers (replace_from_rack) are not interchangeable with table copies either.
+  // Rack copies that must replace jokers (replace_from_rack) are not interchangeable with table copies either (nor
+  // those that may replace a group joker retrieved as any colour, Input::any_group).
   const Demand& d = in_.demand[c][n];
-  const bool rack_demand = in_.demands && d.rack_only != 0 && d.real_group + d.real_run > 0;
+  const bool rack_demand = (in_.demands && d.rack_only != 0 && d.real_group + d.real_run > 0) ||
+                           (in_.any_rack_only && (in_.any_group[n] >> c & 1) != 0);
   const uint32_t key = static_cast<uint32_t>(a | v << 3 | o << 6 | omin << 9 | (gmax != 0) << 12 |
                                              retrieval_rule << 13 | c << 14 | rack_demand << 16);
   static_assert(SearchScratch::kChoiceSlots == 256, "a byte of the key's hash picks the slot");
@@ -625,8 +628,18 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   const uint64_t key_base = group_key(0, 0, C, in_.mode);
   GroupsMemo& group_memo = scratch_->group_memo;
   uint64_t counted = 0;  // transitions (SearchStats), added once at the end
+  // A group joker retrieved as any of these colours (Input::any_group): the groups take a real copy of one of them.
+  const uint32_t any = in_.any_group[n];
+  const bool any_table = !in_.any_rack_only;
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kPromisedBits;
+    if (any != 0) {
+      int copies = 0;
+      for (int c = 0; c < C; ++c) {
+        if ((any >> c & 1) != 0) copies += promised(g, c, kRackTile) + (any_table ? promised(g, c, kTableTile) : 0);
+      }
+      if (copies == 0) return;
+    }
     if (g == 0) {
       Node y = carried(x, idx);
       settle_state(y.s);  // (the number's rack tiles may have covered jokers)
