@@ -62,8 +62,8 @@ bool arrange(const TileSet& tiles, const Params& p, std::vector<Meld>& out, Sear
              std::size_t node_limit = 0);
 // The paths to the last legal ends can_arrange found with it (up to 16 of each direction it searches), which a later
 // search of a similar multiset, the same way, tries first, step by step. Only the order of the search changes, never
-// its answer, but the states it counts depend on what the guides hold. (Threads may share them: a search holds them while it runs, so searches sharing
-// one object wait for each other.)
+// its answer, but the states it counts depend on what the guides hold. (Threads may share them: a search holds them
+// while it runs, so searches sharing one object wait for each other.)
 class ArrangeGuides {
  public:
   struct Impl;

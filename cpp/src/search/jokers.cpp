@@ -20,6 +20,7 @@ constexpr int kMostReadings = 32;
 // order the programme runs take them.
 void joker_inputs(const std::vector<Meld>& table, const Input& base, const SearchRules& rules, bool allow_retrieval,
                   std::vector<Input>& out) {
+  const bool rack_only = rules.policy == JokerPolicy::ReplaceFromRack;  // (replacing copies come from the rack)
   // Where a joker's copy must end (its home, docs/search-semantics.md item 3): a group of its number, any run of its
   // colour through it (it was inside its old run), or one holding the number before (old high end) / after (old low
   // end) it too.
@@ -147,7 +148,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
           bool some = false;
           for (int c = 0; c < rules.p.colours; ++c) {
             if ((j.any >> c & 1) == 0) continue;
-            some |= base.rack[c][n] + (rules.policy == JokerPolicy::ReplaceFromRack ? 0 : base.table[c][n]) > 0;
+            some |= base.rack[c][n] + (rack_only ? 0 : base.table[c][n]) > 0;
           }
           if (!some) return false;
           continue;
@@ -158,8 +159,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     for (int k = 0; k < nneeded; ++k) {
       const int t = needed[k];
       const int c = tile_colour(t), n = tile_number(t);
-      const int from_rack =
-          rules.policy == JokerPolicy::ReplaceFromRack ? need[t] : std::max(0, need[t] - base.table[c][n]);
+      const int from_rack = rack_only ? need[t] : std::max(0, need[t] - base.table[c][n]);
       if (from_rack > base.rack[c][n]) return false;
       if (in != nullptr) in->rack_min[c][n] = static_cast<uint8_t>(std::max<int>(in->rack_min[c][n], from_rack));
     }
@@ -206,7 +206,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
         const int c = tile_colour(j.tile), n = tile_number(j.tile);
         if (j.any != 0) {
           in.any_group[n] = static_cast<uint8_t>(j.any);
-          in.any_rack_only = rules.policy == JokerPolicy::ReplaceFromRack;
+          in.any_rack_only = rack_only;
           continue;
         }
         Demand& d = in.demand[c][n];
@@ -216,7 +216,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
           ++(j.home == kGroupHome ? d.real_group : d.real_run);
           if (j.home == kPrevHome) ++d.real_prev;
           if (j.home == kNextHome) ++d.real_next;
-          d.rack_only = rules.policy == JokerPolicy::ReplaceFromRack ? 1 : 0;
+          d.rack_only = rack_only ? 1 : 0;
         } else {
           ++in.staying[c][n];
           if (j.home == kGroupHome) ++d.stay_group;
@@ -229,7 +229,7 @@ void joker_inputs(const std::vector<Meld>& table, const Input& base, const Searc
     playable(combination.picks, retrieved, &in);
     in.table_jokers = retrieved;
     in.mode.retrieval_rule = retrieved > 0;
-    in.mode.rack_needed = rules.policy == JokerPolicy::ReplaceFromRack ? 2 : 1;
+    in.mode.rack_needed = rack_only ? 2 : 1;
     finish_mode(in);
     // Skip inputs equal to one already listed: they differ from `base` only in their staying jokers, forced rack
     // tiles, demands and free table jokers, compared bytewise.

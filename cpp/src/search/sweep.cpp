@@ -628,18 +628,17 @@ void Programme::group_step(Layer& from, Layer& to, int n) {
   const uint64_t key_base = group_key(0, 0, C, in_.mode);
   GroupsMemo& group_memo = scratch_->group_memo;
   uint64_t counted = 0;  // transitions (SearchStats), added once at the end
-  // A group joker retrieved as any of these colours (Input::any_group): the groups take a real copy of one of them.
-  const uint32_t any = in_.any_group[n];
-  const bool any_table = !in_.any_rack_only;
+  // A group joker retrieved as any of these colours (Input::any_group): the groups take a real copy of one of them,
+  // that is, a count of those colours' rack copies (and table copies, unless any_rack_only) promised here is not 0.
+  uint64_t any_bits = 0;
+  for (int c = 0; c < C; ++c) {
+    if ((in_.any_group[n] >> c & 1) == 0) continue;
+    any_bits |= uint64_t{7} << (9 * c + 3 * kRackTile);
+    if (!in_.any_rack_only) any_bits |= uint64_t{7} << (9 * c + 3 * kTableTile);
+  }
   expand_layer(from, to, to_layer, [&](const Node& x, size_t idx, auto&& sink) RUMMIKUB_INLINE {
     const uint64_t g = x.s.misc & kPromisedBits;
-    if (any != 0) {
-      int copies = 0;
-      for (int c = 0; c < C; ++c) {
-        if ((any >> c & 1) != 0) copies += promised(g, c, kRackTile) + (any_table ? promised(g, c, kTableTile) : 0);
-      }
-      if (copies == 0) return;
-    }
+    if (any_bits != 0 && (g & any_bits) == 0) return;
     if (g == 0) {
       Node y = carried(x, idx);
       settle_state(y.s);  // (the number's rack tiles may have covered jokers)
